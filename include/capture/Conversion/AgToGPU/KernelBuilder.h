@@ -1,0 +1,60 @@
+//===- KernelBuilder.h - gpu.func kernels for ag compute ops ----*- C++ -*-===//
+
+#ifndef CAPTURE_CONVERSION_AGTOGPU_KERNELBUILDER_H
+#define CAPTURE_CONVERSION_AGTOGPU_KERNELBUILDER_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace capture {
+
+/// Builds one `gpu.func` kernel per distinct ag compute op (same op, shapes
+/// and attributes share a kernel), each in a `gpu.module` of its own so that
+/// it becomes one SPIR-V module. A kernel's arguments are the op's operands
+/// then its result, as identity-layout memrefs; every invocation handles the
+/// output elements of a grid-stride loop, so any grid size is correct.
+class KernelBuilder {
+public:
+  /// Kernels are created at the end of `module`.
+  KernelBuilder(mlir::ModuleOp module, unsigned workgroupSize);
+
+  /// Returns the kernel computing `op`, or fails with a diagnostic on `op`
+  /// when its kind has no kernel.
+  mlir::FailureOr<mlir::gpu::GPUFuncOp> getOrCreate(mlir::Operation *op);
+
+  /// Returns the kernel copying a tensor of `type` (argument 0 to 1).
+  mlir::gpu::GPUFuncOp getOrCreateCopy(mlir::RankedTensorType type);
+
+  /// Workgroups to launch for a kernel producing `elements` outputs.
+  int64_t groupsFor(int64_t elements) const;
+
+  /// Invocations per workgroup of every kernel.
+  unsigned getWorkgroupSize() const { return workgroupSize; }
+
+  /// Whether `op` is a compute op this builder can lower.
+  static bool isCompute(mlir::Operation *op);
+
+private:
+  /// Creates an empty kernel named after `stem` with the given arguments;
+  /// the body is filled by `emitElement` for every output index.
+  mlir::gpu::GPUFuncOp
+  createKernel(llvm::StringRef stem, mlir::TypeRange argTypes,
+               int64_t outputElements,
+               llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                                       mlir::Value, mlir::ValueRange)>
+                   emitElement);
+
+  /// The module that receives the kernels.
+  mlir::ModuleOp module;
+  /// Invocations per workgroup (x only).
+  unsigned workgroupSize;
+  /// Kernels built so far, by a key of op name, attributes and types.
+  llvm::StringMap<mlir::gpu::GPUFuncOp> cache;
+  /// Counter making kernel names unique.
+  unsigned nextId = 0;
+};
+
+} // namespace capture
+
+#endif // CAPTURE_CONVERSION_AGTOGPU_KERNELBUILDER_H

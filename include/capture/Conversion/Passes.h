@@ -1,0 +1,48 @@
+//===- Passes.h - Capture conversion passes ---------------------*- C++ -*-===//
+
+#ifndef CAPTURE_CONVERSION_PASSES_H
+#define CAPTURE_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class SPIRVTypeConverter;
+} // namespace mlir
+
+namespace capture {
+
+#define GEN_PASS_DECL
+#include "capture/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "capture/Conversion/Passes.h.inc"
+
+/// Adds the patterns that lower Capture's kernels (gpu, arith, math, scf,
+/// memref, func inside a gpu.module) to SPIR-V.
+void populateKernelsToSPIRVPatterns(const mlir::SPIRVTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
+/// Names of the module-level buffers the lowering creates.
+inline constexpr llvm::StringLiteral kWeightsGlobal = "__ag_weights";
+inline constexpr llvm::StringLiteral kConstantsGlobal = "__ag_constants";
+/// Attribute on ag.weight: its byte offset in the weights buffer.
+inline constexpr llvm::StringLiteral kWeightOffsetAttr = "ag.offset";
+/// Attributes on a lowered entry (func.func).
+inline constexpr llvm::StringLiteral kEntryAttr = "ag.entry";
+inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";
+inline constexpr llvm::StringLiteral kProbesAttr = "ag.probes";
+/// Module attribute: the binding alignment the lowering used.
+inline constexpr llvm::StringLiteral kAlignmentAttr = "ag.binding_alignment";
+
+} // namespace capture
+
+#endif // CAPTURE_CONVERSION_PASSES_H

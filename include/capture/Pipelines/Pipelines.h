@@ -1,0 +1,36 @@
+//===- Pipelines.h - Capture's compilation pipelines ------------*- C++ -*-===//
+
+#ifndef CAPTURE_PIPELINES_PIPELINES_H
+#define CAPTURE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace capture {
+
+/// Options of the whole pipeline (`--ag-forward-pipeline="alignment=..."`).
+struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
+  Option<int64_t> alignment{
+      *this, "alignment",
+      llvm::cl::desc("Byte alignment of every buffer range a kernel binds"),
+      llvm::cl::init(256)};
+  Option<unsigned> workgroupSize{
+      *this, "workgroup-size",
+      llvm::cl::desc("Invocations per workgroup of every kernel"),
+      llvm::cl::init(64)};
+};
+
+/// The guard, then everything from a traced `ag` module down to spirv.module
+/// kernels plus func.func replay schedules, ready for writeCapmod.
+void buildForwardPipeline(mlir::OpPassManager &pm,
+                          const PipelineOptions &options);
+
+/// Registers `ag-forward-pipeline` with the global pass registry.
+void registerPipelines();
+
+} // namespace capture
+
+#endif // CAPTURE_PIPELINES_PIPELINES_H

@@ -1,0 +1,39 @@
+//===- Passes.td - Capture transformation passes ------------*- tablegen -*-===//
+
+#ifndef CAPTURE_TRANSFORMS_PASSES_TD
+#define CAPTURE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VerifyCapture : Pass<"ag-verify-capture", "::mlir::ModuleOp"> {
+  let summary = "The capture guard: reject host interaction inside a trace";
+  let description = [{
+    A trace is recorded once and replayed many times, so anything the host
+    did while tracing would be frozen into every replay: an upload of host
+    data that is not an input, a read-back of a device value, an op launched
+    eagerly outside the graph. This pass lists EVERY such site of every entry
+    (grouped by kind and call-site location, with how many times each
+    occurs) in one diagnostic, then fails. Uploads marked `constant` are
+    data-independent and allowed.
+  }];
+}
+
+def PackIO : Pass<"ag-pack-io", "::mlir::ModuleOp"> {
+  let summary = "Pack every entry's inputs and outputs into one buffer each";
+  let description = [{
+    Each entry's named inputs become views (`ag.input_view`) of ONE input
+    byte buffer, and its outputs are placed into ONE output byte buffer
+    (`ag.pack_outputs`), each segment at an offset aligned to `alignment`
+    bytes so that kernels can bind it directly. The layout is recorded on the
+    entry as `ag.input_layout` / `ag.output_layout` (arrays of
+    `#ag.segment`); the runtime packs and unpacks with exactly it.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "Byte alignment of every segment (a power of two; 256 suits "
+           "every Vulkan device's minStorageBufferOffsetAlignment)">,
+  ];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
+#endif // CAPTURE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,55 @@
+//===- AgDialect.cpp - The ag dialect -------------------------------------===//
+
+#include "capture/Dialect/Ag/IR/AgDialect.h"
+#include "capture/Dialect/Ag/IR/AgOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace capture::ag;
+
+#include "capture/Dialect/Ag/IR/AgOpsDialect.cpp.inc"
+
+/// Parses `[2, 4]` (possibly `[]`) for `#ag.segment`.
+static ParseResult parseShapeList(AsmParser &parser,
+                                  SmallVector<int64_t> &shape) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+    return parser.parseInteger(shape.emplace_back());
+  });
+}
+
+static void printShapeList(AsmPrinter &printer, ArrayRef<int64_t> shape) {
+  printer << '[';
+  llvm::interleaveComma(shape, printer);
+  printer << ']';
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "capture/Dialect/Ag/IR/AgAttributes.cpp.inc"
+
+int64_t SegmentAttr::getByteSize() const {
+  int64_t elements = 1;
+  for (int64_t dim : getShape())
+    elements *= dim;
+  return elements * ((getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
+
+void AgDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "capture/Dialect/Ag/IR/AgOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "capture/Dialect/Ag/IR/AgAttributes.cpp.inc"
+      >();
+}
+
+Operation *AgDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                          Type type, Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, elements);
+}

@@ -1,0 +1,551 @@
+//===- AgOps.cpp - ag dialect operations ----------------------------------===//
+
+#include "capture/Dialect/Ag/IR/AgOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace capture::ag;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+std::string capture::ag::formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(shape, os, [&](int64_t dim) {
+    if (ShapedType::isDynamic(dim))
+      os << '?';
+    else
+      os << dim;
+  });
+  os << ']';
+  return text;
+}
+
+FailureOr<SmallVector<int64_t>>
+capture::ag::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (da != db && da != 1 && db != 1)
+      return failure();
+    result[rank - 1 - i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+/// Every tensor an op touches must have a static shape: kernels, buffer
+/// plans and the module file are all sized at compile time.
+static LogicalResult verifyStatic(Operation *op) {
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.hasStaticShape())
+      return success();
+    return op->emitOpError()
+           << "expects static shapes, but " << what << " #" << index
+           << " has shape " << formatShape(tensor.getShape());
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
+}
+
+static RankedTensorType tensorOf(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+//===----------------------------------------------------------------------===//
+// WeightOp
+//===----------------------------------------------------------------------===//
+
+/// Parses the optional `= dense<...>` of a weight or an upload; the value's
+/// type is the op's, so it is not repeated.
+static ParseResult parseInitialValue(OpAsmParser &parser, Type type,
+                                     ElementsAttr &init) {
+  if (failed(parser.parseOptionalEqual()))
+    return success();
+  Attribute attr;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseAttribute(attr, type))
+    return failure();
+  init = dyn_cast<ElementsAttr>(attr);
+  if (!init)
+    return parser.emitError(loc)
+           << "expected a dense elements initial value, found " << attr;
+  return success();
+}
+
+static ParseResult parseInitialValue(OpAsmParser &parser, TypeAttr type,
+                                     ElementsAttr &init) {
+  return parseInitialValue(parser, type.getValue(), init);
+}
+
+static void printInitialValue(OpAsmPrinter &p, Operation *, Type,
+                              ElementsAttr init) {
+  if (!init)
+    return;
+  p << "= ";
+  p.printAttributeWithoutType(init);
+}
+
+static void printInitialValue(OpAsmPrinter &p, Operation *op, TypeAttr type,
+                              ElementsAttr init) {
+  printInitialValue(p, op, type.getValue(), init);
+}
+
+LogicalResult WeightOp::verify() {
+  RankedTensorType type = getTensorType();
+  if (!type.hasStaticShape())
+    return emitOpError() << "expects a static shape, but @" << getSymName()
+                         << " has shape " << formatShape(type.getShape());
+  if (std::optional<ElementsAttr> init = getInitialValue()) {
+    if (init->getType() != type)
+      return emitOpError() << "initial value has type " << init->getType()
+                           << " but the weight is " << type;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ForwardOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ForwardOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void ForwardOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+StringRef ForwardOp::getInputName(unsigned i) {
+  if (auto name = getArgAttrOfType<StringAttr>(i, getNameAttrName()))
+    return name.getValue();
+  return {};
+}
+
+StringRef ForwardOp::getOutputName(unsigned i) {
+  if (auto name = getResultAttrOfType<StringAttr>(i, getNameAttrName()))
+    return name.getValue();
+  return {};
+}
+
+bool ForwardOp::isPacked() {
+  return (*this)->hasAttr(getInputLayoutAttrName());
+}
+
+/// Checks that every input or output has a unique, non-empty name.
+static LogicalResult verifyNames(ForwardOp op, unsigned count, StringRef what,
+                                 function_ref<StringRef(unsigned)> nameOf) {
+  llvm::StringSet<> seen;
+  for (unsigned i = 0; i < count; ++i) {
+    StringRef name = nameOf(i);
+    if (name.empty())
+      return op.emitOpError() << what << " #" << i << " needs a name: add {"
+                              << ForwardOp::getNameAttrName() << " = \"...\"}";
+    if (!seen.insert(name).second)
+      return op.emitOpError()
+             << what << " name \"" << name << "\" is used more than once";
+  }
+  return success();
+}
+
+/// Checks a packed layout attribute: an array of #ag.segment with unique
+/// names, each inside the buffer of `bytes` bytes.
+static LogicalResult verifyLayout(ForwardOp op, StringRef attrName,
+                                  int64_t bytes) {
+  auto layout = op->getAttrOfType<ArrayAttr>(attrName);
+  if (!layout)
+    return op.emitOpError()
+           << "expects '" << attrName << "' to be an array of #ag.segment";
+  llvm::StringSet<> seen;
+  for (Attribute attr : layout) {
+    auto segment = dyn_cast<SegmentAttr>(attr);
+    if (!segment)
+      return op.emitOpError()
+             << "'" << attrName << "' holds a non-segment attribute " << attr;
+    if (!seen.insert(segment.getName()).second)
+      return op.emitOpError() << "'" << attrName << "' names \""
+                              << segment.getName() << "\" more than once";
+    if (segment.getOffset() < 0 ||
+        segment.getOffset() + segment.getByteSize() > bytes)
+      return op.emitOpError()
+             << "segment \"" << segment.getName() << "\" at offset "
+             << segment.getOffset() << " (" << segment.getByteSize()
+             << " bytes) does not fit the " << bytes << "-byte buffer";
+  }
+  return success();
+}
+
+LogicalResult ForwardOp::verify() {
+  FunctionType type = getFunctionType();
+  if (isPacked()) {
+    if (type.getNumInputs() != 1 || type.getNumResults() != 1)
+      return emitOpError() << "a packed entry takes one input buffer and "
+                              "returns one output buffer, but has type "
+                           << type;
+    for (Type t : {type.getInput(0), type.getResult(0)}) {
+      auto buffer = dyn_cast<RankedTensorType>(t);
+      if (!buffer || buffer.getRank() != 1 || !buffer.hasStaticShape() ||
+          !buffer.getElementType().isInteger(8))
+        return emitOpError() << "a packed entry's buffers must be static 1-D "
+                                "i8 tensors, but found "
+                             << t;
+    }
+    if (failed(verifyLayout(
+            *this, getInputLayoutAttrName(),
+            cast<RankedTensorType>(type.getInput(0)).getDimSize(0))) ||
+        failed(verifyLayout(
+            *this, getOutputLayoutAttrName(),
+            cast<RankedTensorType>(type.getResult(0)).getDimSize(0))))
+      return failure();
+    return success();
+  }
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32())
+      return emitOpError() << "input #" << i
+                           << " must be a statically shaped f32 tensor, but "
+                              "found "
+                           << t;
+  }
+  for (auto [i, t] : llvm::enumerate(type.getResults())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32())
+      return emitOpError() << "output #" << i
+                           << " must be a statically shaped f32 tensor, but "
+                              "found "
+                           << t;
+  }
+  if (failed(verifyNames(*this, type.getNumInputs(), "input",
+                         [&](unsigned i) { return getInputName(i); })) ||
+      failed(verifyNames(*this, type.getNumResults(), "output",
+                         [&](unsigned i) { return getOutputName(i); })))
+    return failure();
+  return success();
+}
+
+LogicalResult ForwardOp::verifyRegions() {
+  // FunctionOpInterface already checks the body against the signature.
+  llvm::StringSet<> probes;
+  WalkResult result = walk([&](ProbeOp probe) {
+    if (!probes.insert(probe.getProbeName()).second) {
+      probe.emitOpError() << "probe name \"" << probe.getProbeName()
+                          << "\" is used more than once in entry @"
+                          << getSymName();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// ReturnOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReturnOp::verify() {
+  auto entry = (*this)->getParentOfType<ForwardOp>();
+  ArrayRef<Type> expected = entry.getFunctionType().getResults();
+  if (getOperands().size() != expected.size())
+    return emitOpError() << "returns " << getOperands().size()
+                         << " values, but the entry declares "
+                         << expected.size() << " outputs";
+  for (auto [i, value] : llvm::enumerate(getOperands()))
+    if (value.getType() != expected[i])
+      return emitOpError() << "output #" << i << " has type " << value.getType()
+                           << ", but the entry declares " << expected[i];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// Shared verifier of the binary elementwise ops.
+static LogicalResult verifyBroadcastBinary(Operation *op) {
+  if (failed(verifyStatic(op)))
+    return failure();
+  ArrayRef<int64_t> lhs = tensorOf(op->getOperand(0)).getShape();
+  ArrayRef<int64_t> rhs = tensorOf(op->getOperand(1)).getShape();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(lhs, rhs);
+  if (failed(shape))
+    return op->emitOpError() << "cannot broadcast shapes " << formatShape(lhs)
+                             << " and " << formatShape(rhs);
+  ArrayRef<int64_t> result = tensorOf(op->getResult(0)).getShape();
+  if (ArrayRef<int64_t>(*shape) != result)
+    return op->emitOpError()
+           << "result shape " << formatShape(result)
+           << " does not match the broadcast shape " << formatShape(*shape);
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult SubOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult DivOp::verify() { return verifyBroadcastBinary(*this); }
+
+LogicalResult NegOp::verify() { return verifyStatic(*this); }
+LogicalResult ExpOp::verify() { return verifyStatic(*this); }
+LogicalResult LogOp::verify() { return verifyStatic(*this); }
+LogicalResult TanhOp::verify() { return verifyStatic(*this); }
+LogicalResult SigmoidOp::verify() { return verifyStatic(*this); }
+LogicalResult ReluOp::verify() { return verifyStatic(*this); }
+LogicalResult SqrtOp::verify() { return verifyStatic(*this); }
+LogicalResult SquareOp::verify() { return verifyStatic(*this); }
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  RankedTensorType lhs = tensorOf(getLhs()), rhs = tensorOf(getRhs());
+  RankedTensorType result = tensorOf(getResult());
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || result.getRank() != 2)
+    return emitOpError() << "expects 2-D operands and result, but found "
+                         << formatShape(lhs.getShape()) << " x "
+                         << formatShape(rhs.getShape()) << " -> "
+                         << formatShape(result.getShape());
+  int64_t m = lhs.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t ka = lhs.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t kb = rhs.getDimSize(getTransposeB() ? 1 : 0);
+  int64_t n = rhs.getDimSize(getTransposeB() ? 0 : 1);
+  if (ka != kb)
+    return emitOpError() << "contraction sizes differ: lhs "
+                         << formatShape(lhs.getShape())
+                         << (getTransposeA() ? " (transposed)" : "")
+                         << " gives K = " << ka << ", rhs "
+                         << formatShape(rhs.getShape())
+                         << (getTransposeB() ? " (transposed)" : "")
+                         << " gives K = " << kb;
+  if (result.getDimSize(0) != m || result.getDimSize(1) != n)
+    return emitOpError() << "result shape " << formatShape(result.getShape())
+                         << " does not match the expected "
+                         << formatShape({m, n});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Expected result shape of a reduction of `input` along `axis` (or all).
+static SmallVector<int64_t> reducedShape(ArrayRef<int64_t> input,
+                                         std::optional<int64_t> axis,
+                                         bool keepdim) {
+  SmallVector<int64_t> shape;
+  for (auto [i, dim] : llvm::enumerate(input)) {
+    bool reduced = !axis || static_cast<int64_t>(i) == *axis;
+    if (!reduced)
+      shape.push_back(dim);
+    else if (keepdim)
+      shape.push_back(1);
+  }
+  return shape;
+}
+
+/// Shared verifier of sum and mean.
+template <typename OpTy> static LogicalResult verifyReduction(OpTy op) {
+  if (failed(verifyStatic(op)))
+    return failure();
+  RankedTensorType input = tensorOf(op.getInput());
+  std::optional<int64_t> axis = op.getAxis();
+  if (axis) {
+    int64_t rank = input.getRank();
+    if (*axis < -rank || *axis >= rank || rank == 0)
+      return op.emitOpError()
+             << "axis " << *axis << " is out of range for an input of rank "
+             << rank << " (expected " << -rank << " <= axis < " << rank << ")";
+    if (*axis < 0)
+      axis = *axis + rank;
+  }
+  SmallVector<int64_t> expected =
+      reducedShape(input.getShape(), axis, op.getKeepdim());
+  ArrayRef<int64_t> result = tensorOf(op.getResult()).getShape();
+  if (ArrayRef<int64_t>(expected) != result)
+    return op.emitOpError()
+           << "result shape " << formatShape(result)
+           << " does not match the expected " << formatShape(expected);
+  return success();
+}
+
+template <typename OpTy> static std::optional<int64_t> normalizedAxis(OpTy op) {
+  std::optional<int64_t> axis = op.getAxis();
+  if (axis && *axis < 0)
+    return *axis + tensorOf(op.getInput()).getRank();
+  return axis;
+}
+
+LogicalResult SumOp::verify() { return verifyReduction(*this); }
+LogicalResult MeanOp::verify() { return verifyReduction(*this); }
+std::optional<int64_t> SumOp::getNormalizedAxis() {
+  return normalizedAxis(*this);
+}
+std::optional<int64_t> MeanOp::getNormalizedAxis() {
+  return normalizedAxis(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// ReadWeightOp, ProbeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ReadWeightOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto weight =
+      symbolTable.lookupNearestSymbolFrom<WeightOp>(*this, getWeightAttr());
+  if (!weight)
+    return emitOpError() << "refers to @" << getWeight()
+                         << ", which is not an ag.weight of this module";
+  if (weight.getType() != getResult().getType())
+    return emitOpError() << "reads @" << getWeight() << " as "
+                         << getResult().getType() << ", but it is declared "
+                         << weight.getType();
+  return success();
+}
+
+LogicalResult ProbeOp::verify() {
+  if (getProbeName().empty())
+    return emitOpError() << "needs a non-empty probe name";
+  return verifyStatic(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// UploadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult UploadOp::verify() {
+  if (getConstant() && !getValue())
+    return emitOpError() << "marked constant must carry its value";
+  if (std::optional<ElementsAttr> value = getValue())
+    if (value->getType() != getResult().getType())
+      return emitOpError() << "value has type " << value->getType()
+                           << " but the result is " << getResult().getType();
+  return verifyStatic(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// InputViewOp, PackOutputsOp
+//===----------------------------------------------------------------------===//
+
+/// Bytes a static f32/i32 tensor occupies.
+static int64_t byteSize(RankedTensorType type) {
+  return type.getNumElements() *
+         ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
+
+LogicalResult InputViewOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  int64_t bytes = tensorOf(getBuffer()).getDimSize(0);
+  int64_t size = byteSize(tensorOf(getResult()));
+  auto offset = static_cast<int64_t>(getOffset());
+  if (offset < 0 || offset + size > bytes)
+    return emitOpError() << "view of " << size << " bytes at offset " << offset
+                         << " does not fit the " << bytes << "-byte buffer";
+  return success();
+}
+
+ParseResult PackOutputsOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<int64_t> offsets;
+  SmallVector<Type> types;
+  Type resultType;
+  auto parseOne = [&]() -> ParseResult {
+    int64_t offset;
+    if (parser.parseOperand(operands.emplace_back()) || parser.parseLSquare() ||
+        parser.parseInteger(offset) || parser.parseRSquare())
+      return failure();
+    offsets.push_back(offset);
+    return success();
+  };
+  // The list may be empty: an entry without outputs.
+  OpAsmParser::UnresolvedOperand first;
+  OptionalParseResult hasFirst = parser.parseOptionalOperand(first);
+  if (hasFirst.has_value()) {
+    if (failed(*hasFirst))
+      return failure();
+    operands.push_back(first);
+    int64_t offset;
+    if (parser.parseLSquare() || parser.parseInteger(offset) ||
+        parser.parseRSquare())
+      return failure();
+    offsets.push_back(offset);
+    while (succeeded(parser.parseOptionalComma()))
+      if (parseOne())
+        return failure();
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  if (failed(parser.parseOptionalArrow()) &&
+      (parser.parseTypeList(types) || parser.parseArrow()))
+    return failure();
+  if (parser.parseType(resultType) ||
+      parser.resolveOperands(operands, types, parser.getCurrentLocation(),
+                             result.operands))
+    return failure();
+  result.addAttribute(getOffsetsAttrName(result.name),
+                      parser.getBuilder().getDenseI64ArrayAttr(offsets));
+  result.addTypes(resultType);
+  return success();
+}
+
+void PackOutputsOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  llvm::interleaveComma(
+      llvm::zip(getOutputs(), getOffsets()), p, [&](auto pair) {
+        p << std::get<0>(pair) << '[' << std::get<1>(pair) << ']';
+      });
+  p.printOptionalAttrDict((*this)->getAttrs(), {getOffsetsAttrName()});
+  p << " : ";
+  llvm::interleaveComma(getOutputs().getTypes(), p);
+  p << (getOutputs().empty() ? "-> " : " -> ") << getResult().getType();
+}
+
+LogicalResult PackOutputsOp::verify() {
+  if (getOutputs().size() != getOffsets().size())
+    return emitOpError() << "has " << getOutputs().size() << " outputs but "
+                         << getOffsets().size() << " offsets";
+  int64_t bytes = tensorOf(getResult()).getDimSize(0);
+  for (auto [i, value, offset] : llvm::enumerate(getOutputs(), getOffsets())) {
+    int64_t size = byteSize(tensorOf(value));
+    if (offset < 0 || offset + size > bytes)
+      return emitOpError() << "output #" << i << " (" << size
+                           << " bytes at offset " << offset
+                           << ") does not fit the " << bytes << "-byte buffer";
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "capture/Dialect/Ag/IR/AgOps.cpp.inc"

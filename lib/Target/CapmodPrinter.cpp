@@ -1,0 +1,70 @@
+//===- CapmodPrinter.cpp - Human-readable summary of a .capmod ------------===//
+//
+// Used by `capture-aot --print-module` and the tests that check the schedule
+// (which dispatch reads and writes what, and where the barriers are).
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Target/Capmod.h"
+
+#include "capture/rt/capmod.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace capture;
+namespace rt = capture::rt;
+
+static void printSlots(llvm::StringRef what,
+                       const std::vector<rt::TensorSlotDesc> &slots,
+                       llvm::raw_ostream &os) {
+  for (const rt::TensorSlotDesc &slot : slots) {
+    os << "  " << what << ' ' << slot.name << ' '
+       << rt::formatType(slot.shape, slot.dtype) << " @ buffer " << slot.buffer
+       << " [" << slot.offset << ", " << slot.offset + slot.size << ")\n";
+  }
+}
+
+void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
+                          llvm::raw_ostream &os) {
+  rt::Result<rt::ModuleDesc> read = rt::readCapmod(bytes.data(), bytes.size());
+  if (read.isError()) {
+    os << "invalid module: " << read.message() << "\n";
+    return;
+  }
+  const rt::ModuleDesc &module = read.value();
+  os << "capmod version " << module.formatVersion << ", binding alignment "
+     << module.target.bindingAlignment << "\n";
+  for (auto [i, buffer] : llvm::enumerate(module.buffers))
+    os << "buffer " << i << ": " << rt::bufferKindName(buffer.kind) << ", "
+       << buffer.size << " bytes\n";
+  for (auto [i, kernel] : llvm::enumerate(module.kernels))
+    os << "kernel " << i << ": " << kernel.name << ", " << kernel.numBindings
+       << " bindings, " << kernel.spirv.size() << " words\n";
+  for (const rt::WeightDesc &w : module.weights)
+    os << "weight " << w.name << ' ' << rt::formatType(w.shape, w.dtype)
+       << (w.trainable ? " trainable" : "") << " @ [" << w.offset << ", "
+       << w.offset + w.size << ")" << (w.init ? " initialized" : " zeros")
+       << "\n";
+  for (const rt::EntryDesc &entry : module.entries) {
+    os << "entry " << entry.name << ": input buffer " << entry.inputBuffer
+       << ", output buffer " << entry.outputBuffer << "\n";
+    printSlots("input", entry.inputs, os);
+    printSlots("output", entry.outputs, os);
+    printSlots("probe", entry.probes, os);
+    for (const rt::CommandDesc &command : entry.commands) {
+      if (command.kind == rt::CommandDesc::Kind::Barrier) {
+        os << "  barrier\n";
+        continue;
+      }
+      const rt::DispatchDesc &d = command.dispatch;
+      os << "  dispatch " << module.kernels[d.kernel].name << " groups [";
+      llvm::interleaveComma(d.groups, os);
+      os << "]";
+      for (auto [b, range] : llvm::enumerate(d.bindings))
+        os << (llvm::is_contained(d.writes, b) ? " write " : " read ")
+           << range.buffer << "[" << range.offset << ", "
+           << range.offset + range.size << ")";
+      os << "\n";
+    }
+  }
+}

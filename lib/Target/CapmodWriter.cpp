@@ -1,0 +1,352 @@
+//===- CapmodWriter.cpp - Write the .capmod module file -------------------===//
+//
+// Maps the lowered module onto the runtime's plain description of a module
+// file (capture::rt::ModuleDesc) and lets the runtime's capmod library
+// serialize it: one FlatBuffers mapping serves compiler and loader, and the
+// loader's own checks (bounds, SPIR-V, schedule hazards) run before anything
+// is written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Target/Capmod.h"
+
+#include "capture/Conversion/Passes.h"
+#include "capture/Dialect/Ag/IR/AgOps.h"
+
+#include "capture/rt/capmod.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+namespace rt = capture::rt;
+
+namespace {
+
+/// A byte range of one buffer that a dispatch touches.
+struct ByteRange {
+  /// Index into the module's buffers.
+  uint32_t buffer;
+  /// [begin, end) in bytes.
+  uint64_t begin, end;
+
+  bool overlaps(const ByteRange &other) const {
+    return buffer == other.buffer && begin < other.end && other.begin < end;
+  }
+};
+
+/// Builds the module description; one instance per write.
+class Writer {
+public:
+  explicit Writer(ModuleOp module) : module(module) {}
+  LogicalResult write(rt::ModuleDesc &desc);
+
+private:
+  uint32_t addBuffer(rt::BufferKind kind, uint64_t size) {
+    desc->buffers.push_back({kind, size});
+    return desc->buffers.size() - 1;
+  }
+  FailureOr<uint32_t> kernelIndex(gpu::LaunchFuncOp launch);
+  FailureOr<ByteRange> rangeOf(Value view, uint32_t input, uint32_t output,
+                               uint32_t scratch);
+  LogicalResult writeEntry(func::FuncOp func);
+
+  /// The module being written.
+  ModuleOp module;
+  /// The description being filled.
+  rt::ModuleDesc *desc = nullptr;
+  /// Kernel index by gpu.module name.
+  llvm::StringMap<uint32_t> kernelIndices;
+  /// Buffer index of the module-wide globals, by symbol name.
+  llvm::StringMap<uint32_t> globalBuffers;
+};
+
+} // namespace
+
+static uint64_t byteSizeOf(MemRefType type) {
+  return type.getNumElements() *
+         ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// The little-endian bytes of an f32 elements attribute.
+static std::vector<uint8_t> bytesOf(ElementsAttr value) {
+  std::vector<uint8_t> bytes;
+  for (APFloat v : value.getValues<APFloat>()) {
+    float f = v.convertToFloat();
+    const auto *p = reinterpret_cast<const uint8_t *>(&f);
+    bytes.insert(bytes.end(), p, p + sizeof(float));
+  }
+  return bytes;
+}
+
+/// Serializes the spirv.module of gpu.module `name`.
+static FailureOr<SmallVector<uint32_t>> serializeKernel(ModuleOp module,
+                                                        StringRef name) {
+  std::string spvName = ("__spv__" + name).str();
+  for (auto spv : module.getOps<spirv::ModuleOp>()) {
+    if (spv.getName() != spvName)
+      continue;
+    SmallVector<uint32_t> words;
+    if (failed(spirv::serialize(spv, words)))
+      return spv.emitError() << "SPIR-V serialization failed";
+    return words;
+  }
+  return module.emitError() << "kernel '" << name
+                            << "' has no spirv.module: run "
+                               "ag-kernels-to-spirv before writing";
+}
+
+FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
+  StringRef name = launch.getKernelModuleName().getValue();
+  if (auto it = kernelIndices.find(name); it != kernelIndices.end())
+    return it->second;
+  auto func = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      launch, launch.getKernel());
+  if (!func)
+    return launch.emitOpError() << "refers to a kernel that does not exist";
+  FailureOr<SmallVector<uint32_t>> words = serializeKernel(module, name);
+  if (failed(words))
+    return failure();
+  rt::KernelDesc kernel;
+  kernel.name = name.str();
+  kernel.entryPoint = func.getName().str();
+  kernel.spirv.assign(words->begin(), words->end());
+  kernel.workgroupSize = {1, 1, 1};
+  if (auto abi = func->getAttrOfType<spirv::EntryPointABIAttr>(
+          spirv::getEntryPointABIAttrName()))
+    if (DenseI32ArrayAttr size = abi.getWorkgroupSize())
+      for (auto [i, v] : llvm::enumerate(size.asArrayRef()))
+        kernel.workgroupSize[i] = v;
+  kernel.numBindings = func.getNumArguments();
+  desc->kernels.push_back(std::move(kernel));
+  return kernelIndices[name] = desc->kernels.size() - 1;
+}
+
+FailureOr<ByteRange> Writer::rangeOf(Value value, uint32_t input,
+                                     uint32_t output, uint32_t scratch) {
+  auto view = value.getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return emitError(value.getLoc())
+           << "kernel argument is not a memref.view of a buffer";
+  std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+  if (!shift)
+    return view.emitOpError() << "needs a constant byte shift";
+  Value source = view.getSource();
+  uint32_t buffer;
+  if (auto arg = dyn_cast<BlockArgument>(source)) {
+    buffer = arg.getArgNumber() == 0 ? input : output;
+  } else if (auto global = source.getDefiningOp<memref::GetGlobalOp>()) {
+    StringRef name = global.getName();
+    auto func = view->getParentOfType<func::FuncOp>();
+    auto scratchName = func->getAttrOfType<FlatSymbolRefAttr>(kScratchAttr);
+    if (scratchName && scratchName.getValue() == name) {
+      buffer = scratch;
+    } else if (auto it = globalBuffers.find(name); it != globalBuffers.end()) {
+      buffer = it->second;
+    } else {
+      return view.emitOpError() << "views unknown global @" << name;
+    }
+  } else {
+    return view.emitOpError() << "views a value that is not a buffer";
+  }
+  uint64_t begin = *shift;
+  return ByteRange{buffer, begin, begin + byteSizeOf(view.getType())};
+}
+
+/// Converts an I/O layout or probe segment to a tensor slot.
+static rt::TensorSlotDesc slotOf(SegmentAttr segment, uint32_t buffer) {
+  rt::TensorSlotDesc slot;
+  slot.name = segment.getName().str();
+  slot.shape.assign(segment.getShape().begin(), segment.getShape().end());
+  slot.dtype =
+      segment.getElementType().isF32() ? rt::DType::F32 : rt::DType::I32;
+  slot.buffer = buffer;
+  slot.offset = segment.getOffset();
+  slot.size = segment.getByteSize();
+  return slot;
+}
+
+LogicalResult Writer::writeEntry(func::FuncOp func) {
+  auto bufferSize = [](Type type) {
+    return static_cast<uint64_t>(cast<MemRefType>(type).getNumElements());
+  };
+  rt::EntryDesc entry;
+  entry.name = func.getName().str();
+  entry.kind = rt::EntryKind::Forward;
+  uint32_t input = entry.inputBuffer =
+      addBuffer(rt::BufferKind::Input, bufferSize(func.getArgumentTypes()[0]));
+  uint32_t output = entry.outputBuffer =
+      addBuffer(rt::BufferKind::Output, bufferSize(func.getArgumentTypes()[1]));
+  auto scratchName = func->getAttrOfType<FlatSymbolRefAttr>(kScratchAttr);
+  auto scratchGlobal =
+      SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(func, scratchName);
+  if (!scratchGlobal)
+    return func.emitOpError() << "has no scratch global";
+  uint32_t scratch = addBuffer(rt::BufferKind::Scratch,
+                               scratchGlobal.getType().getNumElements());
+
+  // Dispatches, with a barrier wherever one reads or writes a range that
+  // an earlier dispatch since the last barrier wrote, or writes a range one
+  // read (RAW, WAW, WAR).
+  SmallVector<ByteRange> pendingReads, pendingWrites;
+  WalkResult walk = func.walk([&](gpu::LaunchFuncOp launch) {
+    FailureOr<uint32_t> kernel = kernelIndex(launch);
+    if (failed(kernel))
+      return WalkResult::interrupt();
+    rt::CommandDesc command;
+    command.kind = rt::CommandDesc::Kind::Dispatch;
+    rt::DispatchDesc &dispatch = command.dispatch;
+    dispatch.kernel = *kernel;
+    SmallVector<ByteRange> reads, writes;
+    unsigned n = launch.getNumKernelOperands();
+    for (auto [i, arg] : llvm::enumerate(launch.getKernelOperands())) {
+      FailureOr<ByteRange> range = rangeOf(arg, input, output, scratch);
+      if (failed(range))
+        return WalkResult::interrupt();
+      dispatch.bindings.push_back(
+          {range->buffer, range->begin, range->end - range->begin});
+      // By the lowering's convention the last argument is the one written.
+      (i + 1 == n ? writes : reads).push_back(*range);
+    }
+    dispatch.writes = {n - 1};
+    for (Value v :
+         {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
+      dispatch.groups.push_back(getConstantIntValue(v).value_or(1));
+
+    auto conflicts = [](ArrayRef<ByteRange> a, ArrayRef<ByteRange> b) {
+      return llvm::any_of(a, [&](const ByteRange &x) {
+        return llvm::any_of(b,
+                            [&](const ByteRange &y) { return x.overlaps(y); });
+      });
+    };
+    if (conflicts(reads, pendingWrites) || conflicts(writes, pendingWrites) ||
+        conflicts(writes, pendingReads)) {
+      entry.commands.push_back({rt::CommandDesc::Kind::Barrier, {}});
+      pendingReads.clear();
+      pendingWrites.clear();
+    }
+    pendingReads.append(reads);
+    pendingWrites.append(writes);
+    entry.commands.push_back(std::move(command));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  for (Attribute a :
+       func->getAttrOfType<ArrayAttr>(ForwardOp::getInputLayoutAttrName()))
+    entry.inputs.push_back(slotOf(cast<SegmentAttr>(a), input));
+  for (Attribute a :
+       func->getAttrOfType<ArrayAttr>(ForwardOp::getOutputLayoutAttrName()))
+    entry.outputs.push_back(slotOf(cast<SegmentAttr>(a), output));
+  if (auto list = func->getAttrOfType<ArrayAttr>(kProbesAttr)) {
+    for (Attribute a : list) {
+      auto dict = cast<DictionaryAttr>(a);
+      StringRef home = dict.getAs<StringAttr>("buffer").getValue();
+      uint32_t buffer =
+          home == "input"    ? input
+          : home == "output" ? output
+          : home == "scratch"
+              ? scratch
+              : globalBuffers.lookup(home == "weights" ? kWeightsGlobal
+                                                       : kConstantsGlobal);
+      entry.probes.push_back(
+          slotOf(dict.getAs<SegmentAttr>("segment"), buffer));
+    }
+  }
+  desc->entries.push_back(std::move(entry));
+  return success();
+}
+
+LogicalResult Writer::write(rt::ModuleDesc &out) {
+  desc = &out;
+  auto alignment = module->getAttrOfType<IntegerAttr>(kAlignmentAttr);
+  if (!alignment)
+    return module.emitError() << "module is not lowered: run the Capture "
+                                 "pipeline (ag-lower-to-gpu) before writing";
+  desc->producer = "capture-aot";
+  // Vulkan 1.1 suffices for SPIR-V 1.3 compute with storage buffers.
+  desc->target.vulkanApiVersion = (1u << 22) | (1u << 12);
+  desc->target.bindingAlignment = alignment.getInt();
+
+  if (auto g = module.lookupSymbol<memref::GlobalOp>(kWeightsGlobal))
+    globalBuffers[kWeightsGlobal] = desc->weightsBuffer =
+        addBuffer(rt::BufferKind::Weights, g.getType().getNumElements());
+  if (auto g = module.lookupSymbol<memref::GlobalOp>(kConstantsGlobal)) {
+    globalBuffers[kConstantsGlobal] = desc->constantsBuffer =
+        addBuffer(rt::BufferKind::Constants, g.getType().getNumElements());
+    std::vector<uint8_t> bytes;
+    auto init = cast<DenseElementsAttr>(*g.getInitialValue());
+    for (APInt v : init.getValues<APInt>())
+      bytes.push_back(static_cast<uint8_t>(v.getZExtValue()));
+    desc->constants = std::move(bytes);
+  }
+
+  for (WeightOp weight : module.getOps<WeightOp>()) {
+    auto offset = weight->getAttrOfType<IntegerAttr>(kWeightOffsetAttr);
+    if (!offset)
+      return weight.emitOpError() << "has no buffer offset: run "
+                                     "ag-lower-to-gpu before writing";
+    RankedTensorType type = weight.getTensorType();
+    rt::WeightDesc w;
+    w.name = weight.getSymName().str();
+    w.shape.assign(type.getShape().begin(), type.getShape().end());
+    w.trainable = weight.getTrainable();
+    w.offset = offset.getInt();
+    w.size = type.getNumElements() * sizeof(float);
+    if (std::optional<ElementsAttr> value = weight.getInitialValue())
+      w.init = bytesOf(*value);
+    desc->weights.push_back(std::move(w));
+  }
+
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func->hasAttr(kEntryAttr) && failed(writeEntry(func)))
+      return failure();
+
+  // The loader's checks, before anything is written: a module the runtime
+  // would refuse is a compiler bug, reported here rather than at load time.
+  rt::Status status = rt::verifyModuleDesc(*desc);
+  if (status.isError())
+    return module.emitError() << "internal error: the written module fails "
+                                 "the loader's checks: "
+                              << status.message();
+  return success();
+}
+
+LogicalResult capture::writeCapmod(ModuleOp module,
+                                   std::vector<uint8_t> &bytes) {
+  rt::ModuleDesc desc;
+  if (failed(Writer(module).write(desc)))
+    return failure();
+  bytes = rt::writeCapmod(desc);
+  return success();
+}
+
+LogicalResult capture::dumpSpirv(ModuleOp module, StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return module.emitError()
+           << "cannot create '" << dir << "': " << ec.message();
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    FailureOr<SmallVector<uint32_t>> words =
+        serializeKernel(module, gpuModule.getName());
+    if (failed(words))
+      return failure();
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, gpuModule.getName() + ".spv");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return module.emitError()
+             << "cannot write '" << path << "': " << ec.message();
+    os.write(reinterpret_cast<const char *>(words->data()),
+             words->size() * sizeof(uint32_t));
+  }
+  return success();
+}

@@ -1,0 +1,122 @@
+//===- VerifyCapture.cpp - The capture guard ------------------------------===//
+//
+// Rejects traces that interacted with the host: such work happened once while
+// tracing and would silently not happen (or be frozen) in every replay.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Transforms/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace capture {
+#define GEN_PASS_DEF_VERIFYCAPTURE
+#include "capture/Transforms/Passes.h.inc"
+} // namespace capture
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+
+namespace {
+
+/// One offending call site: what happened there, and how often.
+struct Site {
+  /// Human-readable kind, e.g. "upload of host data".
+  std::string what;
+  /// Where the tracer first recorded it.
+  Location loc;
+  /// How many ops of this kind share the site.
+  unsigned count = 0;
+};
+
+struct VerifyCapturePass
+    : public capture::impl::VerifyCaptureBase<VerifyCapturePass> {
+  void runOnOperation() override;
+};
+
+} // namespace
+
+/// Describes `op` when it is host interaction the guard must reject.
+static std::optional<std::string> describeOffence(Operation *op) {
+  if (auto upload = dyn_cast<UploadOp>(op)) {
+    if (upload.getConstant())
+      return std::nullopt;
+    return std::string("upload of host data");
+  }
+  if (isa<DownloadOp>(op))
+    return std::string("download (read-back) of a device value");
+  if (auto eager = dyn_cast<EagerOp>(op))
+    return "eager launch of '" + eager.getKernel().str() + "'";
+  return std::nullopt;
+}
+
+/// Whether two locations are the same call site: the same source line for
+/// file locations (a tracer records one call per line, and a loop calling it
+/// repeats the line), otherwise the same location.
+static bool sameSite(Location a, Location b) {
+  auto fa = dyn_cast<FileLineColLoc>(a), fbl = dyn_cast<FileLineColLoc>(b);
+  if (fa && fbl)
+    return fa.getFilename() == fbl.getFilename() &&
+           fa.getLine() == fbl.getLine();
+  return a == b;
+}
+
+/// Checks one entry; reports every offending site in one diagnostic.
+static LogicalResult verifyEntry(FunctionOpInterface entry) {
+  // Few sites per trace: a vector keeps first-seen order cheaply.
+  std::vector<Site> sites;
+  unsigned uploads = 0, downloads = 0, launches = 0;
+  entry.walk([&](Operation *op) {
+    std::optional<std::string> what = describeOffence(op);
+    if (!what)
+      return;
+    uploads += isa<UploadOp>(op);
+    downloads += isa<DownloadOp>(op);
+    launches += isa<EagerOp>(op);
+    auto it = llvm::find_if(sites, [&](const Site &site) {
+      return site.what == *what && sameSite(site.loc, op->getLoc());
+    });
+    if (it == sites.end())
+      it = sites.insert(sites.end(), Site{*what, op->getLoc(), 0});
+    ++it->count;
+  });
+  if (sites.empty())
+    return success();
+
+  SmallVector<std::string> counts;
+  auto plural = [](unsigned n, StringRef one, StringRef many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many).str();
+  };
+  if (uploads)
+    counts.push_back(
+        plural(uploads, "upload of host data", "uploads of host data"));
+  if (downloads)
+    counts.push_back(plural(downloads, "download", "downloads"));
+  if (launches)
+    counts.push_back(plural(launches, "eager launch", "eager launches"));
+
+  InFlightDiagnostic diag = entry.emitError();
+  diag << "capture guard: entry @" << entry.getName()
+       << " did work outside the graph while tracing, which a replay would "
+          "not repeat: "
+       << llvm::join(counts, ", ") << " at " << sites.size()
+       << (sites.size() == 1 ? " site" : " sites")
+       << ". Pass data the step depends on as an entry input; keep weights "
+          "resident on the device (ag.weight + ag.read_weight); do not read "
+          "values back inside the step; mark data-independent uploads "
+          "`constant`";
+  for (const Site &site : sites) {
+    diag.attachNote(site.loc) << site.what << " here, " << site.count
+                              << (site.count == 1 ? " time" : " times");
+  }
+  return failure();
+}
+
+void VerifyCapturePass::runOnOperation() {
+  bool failed = false;
+  for (auto entry : getOperation().getOps<ForwardOp>())
+    failed |= mlir::failed(verifyEntry(entry));
+  if (failed)
+    signalPassFailure();
+}

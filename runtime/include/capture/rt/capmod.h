@@ -1,0 +1,81 @@
+//===- capmod.h - Reading, verifying and writing .capmod files --*- C++ -*-===//
+//
+// Library capture-capmod (FlatBuffers only, no Vulkan). Reading is split in
+// three steps so that each can be tested alone and so that nothing reaches
+// the device before every bound is checked:
+//   parseCapmod        identifier, format version, FlatBuffers verifier,
+//                      conversion to a ModuleDesc;
+//   verifyModuleDesc   every index/offset/size/name/SPIR-V header check that
+//                      does not depend on the device;
+//   verifyForDevice    the checks against a device's limits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_RT_CAPMOD_H
+#define CAPTURE_RT_CAPMOD_H
+
+#include "capture/rt/module_desc.h"
+#include "capture/rt/status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace capture::rt {
+
+/// Converts the bytes of a module file into a ModuleDesc. Checks the file
+/// identifier "CAPM", the format version (before anything else, so that a
+/// file of another version is reported as such) and runs the FlatBuffers
+/// verifier. Does not check the semantic bounds: see verifyModuleDesc.
+Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size);
+
+/// Checks every device-independent bound of `desc`: indices, ranges
+/// (overflow-safe), alignments, binding counts, dispatch shapes, tensor slot
+/// sizes, weights and constants, unique names, SPIR-V headers, and that no
+/// two dispatches between barriers access overlapping ranges where one writes.
+Status verifyModuleDesc(const ModuleDesc &desc);
+
+/// parseCapmod followed by verifyModuleDesc.
+Result<ModuleDesc> readCapmod(const uint8_t *data, size_t size);
+
+/// Reads the file at `path` and calls readCapmod.
+Result<ModuleDesc> readCapmodFile(const std::string &path);
+
+/// The device limits a module is checked against (a copy of the relevant
+/// VkPhysicalDeviceLimits fields, so that the check needs no Vulkan).
+struct DeviceLimits {
+  /// Device name, for messages.
+  std::string deviceName;
+  /// VkPhysicalDeviceProperties::apiVersion.
+  uint32_t apiVersion = 0;
+  /// maxComputeWorkGroupCount.
+  uint32_t maxWorkGroupCount[3] = {0, 0, 0};
+  /// maxComputeWorkGroupSize.
+  uint32_t maxWorkGroupSize[3] = {0, 0, 0};
+  /// maxComputeWorkGroupInvocations.
+  uint32_t maxWorkGroupInvocations = 0;
+  /// minStorageBufferOffsetAlignment.
+  uint64_t minStorageBufferOffsetAlignment = 1;
+  /// maxStorageBufferRange.
+  uint64_t maxStorageBufferRange = 0;
+  /// min(maxPerStageDescriptorStorageBuffers,
+  ///     maxDescriptorSetStorageBuffers).
+  uint32_t maxStorageBuffersPerSet = 0;
+  /// VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize.
+  uint64_t maxAllocationSize = 0;
+};
+
+/// Checks `desc` (already verified) against the limits of a device.
+Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits);
+
+/// Serializes `desc` into module file bytes. Writes exactly what `desc`
+/// holds, valid or not (tests use this to build broken files).
+std::vector<uint8_t> writeCapmod(const ModuleDesc &desc);
+
+/// Writes writeCapmod(desc) to `path`.
+Status writeCapmodFile(const std::string &path, const ModuleDesc &desc);
+
+} // namespace capture::rt
+
+#endif // CAPTURE_RT_CAPMOD_H

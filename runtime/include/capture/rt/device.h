@@ -1,0 +1,131 @@
+//===- device.h - Vulkan instance and device selection ----------*- C++ -*-===//
+//
+// A Device is one Vulkan instance + logical device + compute queue. It is
+// chosen by a selector (DeviceOptions::selector, else env CAPTURE_DEVICE,
+// else the default: the first discrete GPU, else the first integrated GPU,
+// else any other GPU, else lavapipe, the CPU device). Optional validation
+// (DeviceOptions::validation or env CAPTURE_VALIDATION=1) enables
+// VK_LAYER_KHRONOS_validation with synchronization validation and counts
+// every warning and error it reports.
+//
+// Modules keep their Device alive through a shared_ptr. A Device is not
+// thread-safe except for its queue, which is locked around each submit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_RT_DEVICE_H
+#define CAPTURE_RT_DEVICE_H
+
+#include "capture/rt/capmod.h"
+#include "capture/rt/status.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace capture::rt {
+
+/// VkPhysicalDeviceType, in the words capture-run prints.
+enum class DeviceType {
+  Cpu,           ///< "cpu", e.g. lavapipe
+  DiscreteGpu,   ///< "discrete-gpu"
+  IntegratedGpu, ///< "integrated-gpu"
+  VirtualGpu,    ///< "virtual-gpu"
+  Other,         ///< "other"
+};
+
+/// "cpu", "discrete-gpu", "integrated-gpu", "virtual-gpu" or "other".
+const char *deviceTypeName(DeviceType type);
+
+/// What the runtime knows about a physical device.
+struct DeviceInfo {
+  /// Index in vkEnumeratePhysicalDevices order (what a numeric selector
+  /// refers to).
+  uint32_t index = 0;
+  /// VkPhysicalDeviceProperties::deviceName.
+  std::string name;
+  /// Device type.
+  DeviceType type = DeviceType::Other;
+  /// Supported Vulkan API version (VK_MAKE_API_VERSION packing).
+  uint32_t apiVersion = 0;
+  /// Whether it has a queue family with compute support (else unusable).
+  bool hasCompute = false;
+};
+
+/// "llvmpipe (LLVM 15.0.6, 256 bits) (cpu)".
+std::string describeDevice(const DeviceInfo &info);
+
+/// How to create a Device.
+struct DeviceOptions {
+  /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu", or
+  /// a case-insensitive substring of the device name. Empty: env
+  /// CAPTURE_DEVICE if set, else the default choice.
+  std::string selector;
+  /// Enable VK_LAYER_KHRONOS_validation with synchronization validation.
+  /// Env CAPTURE_VALIDATION=1 enables it too.
+  bool validation = false;
+  /// Print each validation warning/error to stderr as it arrives.
+  bool printValidationMessages = true;
+  /// Called with each validation warning/error, also during the Device's
+  /// destruction (where leaked objects are reported); so a test can count
+  /// messages into a variable that outlives the Device.
+  std::function<void(const std::string &)> onValidationMessage;
+};
+
+/// Lists the physical devices visible to the Vulkan loader. Fails with an
+/// explanation of how to install a driver when there is none.
+Result<std::vector<DeviceInfo>> listDevices();
+
+/// Whether VK_LAYER_KHRONOS_validation is installed (tests skip validation
+/// runs without it).
+bool validationLayerAvailable();
+
+/// Whether env CAPTURE_VALIDATION asks for validation ("1", "true", "on",
+/// "yes").
+bool validationRequestedByEnv();
+
+/// A Vulkan instance, logical device and compute queue.
+class Device {
+public:
+  /// Creates the instance, picks a physical device as described at the top
+  /// of this file, creates the logical device. Never aborts: a missing
+  /// driver, missing validation layer or a selector matching no device is
+  /// an error that lists what was found and says how to fix it.
+  static Result<std::shared_ptr<Device>>
+  create(const DeviceOptions &options = DeviceOptions());
+
+  ~Device();
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  /// The chosen physical device.
+  const DeviceInfo &info() const;
+
+  /// Limits modules are checked against.
+  const DeviceLimits &limits() const;
+
+  /// Whether validation is on.
+  bool validationEnabled() const;
+
+  /// Number of validation warnings and errors reported so far.
+  uint64_t validationMessageCount() const;
+
+  /// The first validation messages (at most 64), for test failure output.
+  std::vector<std::string> validationMessages() const;
+
+  /// Internal state (Vulkan handles); defined in src/device_impl.h.
+  struct Impl;
+  /// Internal state, for the runtime's own source files and tests.
+  Impl &impl() { return *impl_; }
+
+private:
+  explicit Device(std::unique_ptr<Impl> impl);
+  /// Vulkan handles and validation state.
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace capture::rt
+
+#endif // CAPTURE_RT_DEVICE_H

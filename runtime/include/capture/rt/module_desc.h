@@ -1,0 +1,192 @@
+//===- module_desc.h - A .capmod file as plain C++ structs ------*- C++ -*-===//
+//
+// The contents of a module file, decoupled from FlatBuffers: the loader turns
+// the file into a ModuleDesc, checks every index/offset/size of it, and only
+// then builds Vulkan objects from it. The writer (capmod.h) turns a
+// ModuleDesc back into file bytes, which is how tests (and possibly
+// producers) create modules without the compiler.
+//
+// Fields mirror runtime/schema/capmod.fbs; see there for the meaning of each.
+// Enum fields may hold out-of-range values read from a hostile file: the
+// verifier rejects them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_RT_MODULE_DESC_H
+#define CAPTURE_RT_MODULE_DESC_H
+
+#include "capture/rt/tensor.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace capture::rt {
+
+/// The only format version this runtime reads and writes.
+constexpr uint32_t kCapmodFormatVersion = 1;
+
+/// What a device buffer holds; values match `capture.capmod.BufferKind`.
+enum class BufferKind : uint8_t {
+  Input = 0,     ///< An entry's packed inputs.
+  Output = 1,    ///< An entry's packed outputs.
+  Weights = 2,   ///< Module-wide resident weights.
+  Constants = 3, ///< Module-wide read-only constants, uploaded at load.
+  Scratch = 4,   ///< Intermediates, undefined between replays.
+};
+
+/// "Input", "Output", ... as used in messages.
+const char *bufferKindName(BufferKind kind);
+
+/// Kinds of entries; values match `capture.capmod.EntryKind`.
+enum class EntryKind : uint8_t {
+  Forward = 0, ///< Inputs -> outputs.
+};
+
+/// Capabilities and limits the module was compiled against.
+struct TargetDesc {
+  /// Required Vulkan API version (VK_MAKE_API_VERSION packing).
+  uint32_t vulkanApiVersion = 0;
+  /// Alignment in bytes of every binding offset.
+  uint32_t bindingAlignment = 0;
+};
+
+/// One compute kernel.
+struct KernelDesc {
+  /// Symbol name, for messages.
+  std::string name;
+  /// Entry point name inside the SPIR-V module.
+  std::string entryPoint;
+  /// SPIR-V words.
+  std::vector<uint32_t> spirv;
+  /// Local workgroup size; must have 3 entries.
+  std::vector<uint32_t> workgroupSize;
+  /// Number of storage-buffer bindings in descriptor set 0.
+  uint32_t numBindings = 0;
+};
+
+/// A device buffer.
+struct BufferDesc {
+  /// What it holds.
+  BufferKind kind = BufferKind::Scratch;
+  /// Size in bytes.
+  uint64_t size = 0;
+};
+
+/// A byte range of a buffer bound to one kernel binding.
+struct BufferRangeDesc {
+  /// Index into ModuleDesc::buffers.
+  uint32_t buffer = 0;
+  /// Byte offset.
+  uint64_t offset = 0;
+  /// Byte size.
+  uint64_t size = 0;
+};
+
+/// One kernel launch.
+struct DispatchDesc {
+  /// Index into ModuleDesc::kernels.
+  uint32_t kernel = 0;
+  /// Workgroup counts; must have 3 entries.
+  std::vector<uint32_t> groups;
+  /// One range per kernel binding.
+  std::vector<BufferRangeDesc> bindings;
+  /// Indices into `bindings` that the kernel writes.
+  std::vector<uint32_t> writes;
+};
+
+/// One command of a replay schedule.
+struct CommandDesc {
+  /// Which kind of command.
+  enum class Kind : uint8_t {
+    Dispatch, ///< `dispatch` is meaningful.
+    Barrier,  ///< A compute->compute memory barrier.
+  };
+  /// Which kind of command.
+  Kind kind = Kind::Barrier;
+  /// The launch, when kind == Dispatch.
+  DispatchDesc dispatch;
+};
+
+/// A named tensor in a byte range of a buffer.
+struct TensorSlotDesc {
+  /// Name (unique within its entry).
+  std::string name;
+  /// Dimensions.
+  std::vector<int64_t> shape;
+  /// Element type.
+  DType dtype = DType::F32;
+  /// Index into ModuleDesc::buffers.
+  uint32_t buffer = 0;
+  /// Byte offset.
+  uint64_t offset = 0;
+  /// Byte size; product(shape) * sizeof(dtype).
+  uint64_t size = 0;
+};
+
+/// A replayable entry point.
+struct EntryDesc {
+  /// Name (unique in the module).
+  std::string name;
+  /// Kind of entry.
+  EntryKind kind = EntryKind::Forward;
+  /// Buffer holding the packed inputs (unused when there are no inputs).
+  uint32_t inputBuffer = 0;
+  /// Buffer holding the packed outputs (unused when there are no outputs).
+  uint32_t outputBuffer = 0;
+  /// Inputs, inside inputBuffer.
+  std::vector<TensorSlotDesc> inputs;
+  /// Outputs, inside outputBuffer.
+  std::vector<TensorSlotDesc> outputs;
+  /// Intermediates readable after a replay.
+  std::vector<TensorSlotDesc> probes;
+  /// The replay schedule.
+  std::vector<CommandDesc> commands;
+};
+
+/// A module-level weight in the Weights buffer.
+struct WeightDesc {
+  /// Name (unique in the module).
+  std::string name;
+  /// Dimensions.
+  std::vector<int64_t> shape;
+  /// Element type.
+  DType dtype = DType::F32;
+  /// Whether training updates it (informational for the runtime).
+  bool trainable = false;
+  /// Byte offset inside the Weights buffer.
+  uint64_t offset = 0;
+  /// Byte size.
+  uint64_t size = 0;
+  /// Initial value of `size` bytes; absent means zeros.
+  std::optional<std::vector<uint8_t>> init;
+};
+
+/// A whole module file.
+struct ModuleDesc {
+  /// Format version; kCapmodFormatVersion.
+  uint32_t formatVersion = kCapmodFormatVersion;
+  /// Name and version of the producer.
+  std::string producer;
+  /// Target requirements.
+  TargetDesc target;
+  /// Kernels.
+  std::vector<KernelDesc> kernels;
+  /// Device buffers.
+  std::vector<BufferDesc> buffers;
+  /// Weights, all inside buffers[weightsBuffer].
+  std::vector<WeightDesc> weights;
+  /// Index of the Weights buffer, or -1.
+  int32_t weightsBuffer = -1;
+  /// Initial contents of the Constants buffer (absent when there is none).
+  std::optional<std::vector<uint8_t>> constants;
+  /// Index of the Constants buffer, or -1.
+  int32_t constantsBuffer = -1;
+  /// Entry points.
+  std::vector<EntryDesc> entries;
+};
+
+} // namespace capture::rt
+
+#endif // CAPTURE_RT_MODULE_DESC_H

@@ -1,0 +1,510 @@
+//===- capmod_verify.cpp - Bounds checks of a ModuleDesc ------------------===//
+//
+// Everything here runs before the device is touched: a hostile or corrupt
+// module must end as a message naming what was expected and what was found,
+// never as an out-of-bounds access on the host or the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/rt/capmod.h"
+
+#include "spirv_check.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <tuple>
+
+namespace capture::rt {
+namespace {
+
+std::string str(uint64_t v) { return std::to_string(v); }
+
+/// "[offset, end)", also when offset + size overflows.
+std::string formatRange(uint64_t offset, uint64_t size) {
+  if (offset > std::numeric_limits<uint64_t>::max() - size)
+    return "[" + str(offset) + ", " + str(offset) + " + " + str(size) + ")";
+  return "[" + str(offset) + ", " + str(offset + size) + ")";
+}
+
+/// Whether [offset, offset + size) lies inside [0, limit), overflow-safe.
+bool rangeInside(uint64_t offset, uint64_t size, uint64_t limit) {
+  return size <= limit && offset <= limit - size;
+}
+
+/// Checks done once per module, with the context every message needs.
+class Verifier {
+public:
+  explicit Verifier(const ModuleDesc &desc) : desc(desc) {}
+
+  Status run() {
+    if (desc.formatVersion != kCapmodFormatVersion)
+      return fail("unsupported format_version " + str(desc.formatVersion) +
+                  ", this runtime reads format_version " +
+                  str(kCapmodFormatVersion));
+    if (desc.target.bindingAlignment == 0)
+      return fail("target.binding_alignment is 0, expected a positive "
+                  "alignment in bytes");
+    CAPTURE_RT_RETURN_IF_ERROR(checkBuffers());
+    CAPTURE_RT_RETURN_IF_ERROR(checkKernels());
+    CAPTURE_RT_RETURN_IF_ERROR(checkWeights());
+    CAPTURE_RT_RETURN_IF_ERROR(checkConstants());
+    if (desc.entries.empty())
+      return fail("module has no entries");
+    std::set<std::string> names;
+    for (size_t i = 0; i < desc.entries.size(); ++i) {
+      const EntryDesc &entry = desc.entries[i];
+      if (entry.name.empty())
+        return fail("entry " + str(i) + " has an empty name");
+      if (!names.insert(entry.name).second)
+        return fail("two entries are named '" + entry.name + "'");
+      CAPTURE_RT_RETURN_IF_ERROR(checkEntry(entry));
+    }
+    return Status::ok();
+  }
+
+private:
+  Status fail(const std::string &msg) const {
+    return Status::error("capmod: " + msg);
+  }
+
+  /// "buffer 2 (Scratch, 4096 bytes)"; `index` must be valid.
+  std::string bufferName(uint32_t index) const {
+    const BufferDesc &b = desc.buffers[index];
+    return "buffer " + str(index) + " (" + bufferKindName(b.kind) + ", " +
+           str(b.size) + " bytes)";
+  }
+
+  Status checkBufferIndex(uint64_t index, const std::string &where) const {
+    if (index >= desc.buffers.size())
+      return fail(where + ": buffer index " + str(index) +
+                  " out of range (module has " + str(desc.buffers.size()) +
+                  " buffers)");
+    return Status::ok();
+  }
+
+  Status checkBufferKind(uint32_t index, BufferKind kind,
+                         const std::string &where) const {
+    if (desc.buffers[index].kind != kind)
+      return fail(where + " is " + bufferName(index) +
+                  ", expected a buffer of kind " + bufferKindName(kind));
+    return Status::ok();
+  }
+
+  Status checkBuffers() const {
+    for (size_t i = 0; i < desc.buffers.size(); ++i) {
+      const BufferDesc &b = desc.buffers[i];
+      if (static_cast<uint8_t>(b.kind) >
+          static_cast<uint8_t>(BufferKind::Scratch))
+        return fail("buffer " + str(i) + " has kind " +
+                    str(static_cast<uint8_t>(b.kind)) +
+                    ", expected Input (0), Output (1), Weights (2), "
+                    "Constants (3) or Scratch (4)");
+      if (b.size == 0)
+        return fail("buffer " + str(i) + " (" + bufferKindName(b.kind) +
+                    ") has size 0, expected > 0");
+    }
+    return Status::ok();
+  }
+
+  Status checkKernels() const {
+    for (size_t i = 0; i < desc.kernels.size(); ++i) {
+      const KernelDesc &k = desc.kernels[i];
+      std::string where = "kernel " + str(i) + " ('" + k.name + "')";
+      if (k.entryPoint.empty())
+        return fail(where + " has an empty entry_point");
+      if (k.workgroupSize.size() != 3)
+        return fail(where + ": workgroup_size has " +
+                    str(k.workgroupSize.size()) + " entries, expected 3");
+      for (size_t d = 0; d < 3; ++d)
+        if (k.workgroupSize[d] == 0)
+          return fail(where + ": workgroup_size[" + str(d) +
+                      "] is 0, expected >= 1");
+      CAPTURE_RT_RETURN_IF_ERROR(
+          checkKernelSpirv(k, i, desc.target.vulkanApiVersion));
+    }
+    return Status::ok();
+  }
+
+  /// Checks a named tensor: dtype, shape, size == product(shape) * 4, buffer
+  /// index and that its bytes lie inside the buffer.
+  Status checkSlot(const std::string &where, const std::string &name,
+                   const std::vector<int64_t> &shape, DType dtype,
+                   uint64_t buffer, uint64_t offset, uint64_t size,
+                   std::optional<uint32_t> expectedBuffer = std::nullopt,
+                   const char *bufferRole = "") const {
+    if (name.empty())
+      return fail(where + " has an empty name");
+    if (dtype != DType::F32 && dtype != DType::I32)
+      return fail(where + " has dtype " + str(static_cast<uint8_t>(dtype)) +
+                  ", expected F32 (0) or I32 (1)");
+    std::optional<uint64_t> count =
+        elementCount(shape, std::numeric_limits<uint64_t>::max() / 4);
+    if (!count)
+      return fail(where + " has shape " + formatShape(shape) +
+                  ", expected non-negative dimensions whose product fits "
+                  "64 bits");
+    uint64_t expected = *count * dtypeSize(dtype);
+    if (size != expected)
+      return fail(where + " has size " + str(size) + " bytes, expected " +
+                  str(expected) + " for " + formatType(shape, dtype));
+    if (expectedBuffer && buffer != *expectedBuffer)
+      return fail(where + " is in buffer " + str(buffer) + ", expected the " +
+                  bufferRole + " buffer " + str(*expectedBuffer));
+    CAPTURE_RT_RETURN_IF_ERROR(checkBufferIndex(buffer, where));
+    const BufferDesc &b = desc.buffers[buffer];
+    if (!rangeInside(offset, size, b.size))
+      return fail(where + ": range " + formatRange(offset, size) + " exceeds " +
+                  bufferName(static_cast<uint32_t>(buffer)));
+    return Status::ok();
+  }
+
+  /// Ranges of one buffer that must not overlap (inputs, weights):
+  /// (offset, size, name).
+  using NamedRange = std::tuple<uint64_t, uint64_t, std::string>;
+  Status checkDisjoint(std::vector<NamedRange> ranges,
+                       const std::string &what) const {
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t i = 1; i < ranges.size(); ++i) {
+      auto &[offA, sizeA, nameA] = ranges[i - 1];
+      auto &[offB, sizeB, nameB] = ranges[i];
+      // Both ranges were checked to lie inside their buffer: no overflow.
+      if (sizeA && sizeB && offA + sizeA > offB)
+        return fail(what + " '" + nameA + "' " + formatRange(offA, sizeA) +
+                    " and '" + nameB + "' " + formatRange(offB, sizeB) +
+                    " overlap");
+    }
+    return Status::ok();
+  }
+
+  Status checkWeights() const {
+    if (desc.weightsBuffer < -1)
+      return fail("weights_buffer is " + std::to_string(desc.weightsBuffer) +
+                  ", expected -1 or a buffer index");
+    if (desc.weightsBuffer == -1) {
+      if (!desc.weights.empty())
+        return fail("module has " + str(desc.weights.size()) +
+                    " weights but no weights_buffer (-1)");
+      return Status::ok();
+    }
+    uint32_t wb = static_cast<uint32_t>(desc.weightsBuffer);
+    CAPTURE_RT_RETURN_IF_ERROR(checkBufferIndex(wb, "weights_buffer"));
+    CAPTURE_RT_RETURN_IF_ERROR(
+        checkBufferKind(wb, BufferKind::Weights, "weights_buffer"));
+    std::set<std::string> names;
+    std::vector<NamedRange> ranges;
+    for (size_t i = 0; i < desc.weights.size(); ++i) {
+      const WeightDesc &w = desc.weights[i];
+      std::string where = "weight " + str(i) + " ('" + w.name + "')";
+      CAPTURE_RT_RETURN_IF_ERROR(
+          checkSlot(where, w.name, w.shape, w.dtype, wb, w.offset, w.size));
+      if (!names.insert(w.name).second)
+        return fail("two weights are named '" + w.name + "'");
+      if (w.init && w.init->size() != w.size)
+        return fail(where + ": init has " + str(w.init->size()) +
+                    " bytes, expected " + str(w.size) +
+                    " (the weight's size) or none");
+      ranges.emplace_back(w.offset, w.size, w.name);
+    }
+    return checkDisjoint(std::move(ranges), "weights");
+  }
+
+  Status checkConstants() const {
+    if (desc.constantsBuffer < -1)
+      return fail("constants_buffer is " +
+                  std::to_string(desc.constantsBuffer) +
+                  ", expected -1 or a buffer index");
+    if (desc.constantsBuffer == -1) {
+      if (desc.constants && !desc.constants->empty())
+        return fail("module has " + str(desc.constants->size()) +
+                    " bytes of constants but no constants_buffer (-1)");
+      return Status::ok();
+    }
+    uint32_t cb = static_cast<uint32_t>(desc.constantsBuffer);
+    CAPTURE_RT_RETURN_IF_ERROR(checkBufferIndex(cb, "constants_buffer"));
+    CAPTURE_RT_RETURN_IF_ERROR(
+        checkBufferKind(cb, BufferKind::Constants, "constants_buffer"));
+    uint64_t have = desc.constants ? desc.constants->size() : 0;
+    if (have != desc.buffers[cb].size)
+      return fail("constants have " + str(have) + " bytes, expected " +
+                  str(desc.buffers[cb].size) + " (the size of " +
+                  bufferName(cb) + ")");
+    return Status::ok();
+  }
+
+  Status checkSlots(const EntryDesc &entry,
+                    const std::vector<TensorSlotDesc> &slots, const char *what,
+                    std::optional<uint32_t> buffer,
+                    std::set<std::string> &names) const {
+    for (size_t i = 0; i < slots.size(); ++i) {
+      const TensorSlotDesc &s = slots[i];
+      std::string where =
+          "entry '" + entry.name + "': " + what + " '" + s.name + "'";
+      std::string role = std::string("entry's ") + what;
+      CAPTURE_RT_RETURN_IF_ERROR(checkSlot(where, s.name, s.shape, s.dtype,
+                                           s.buffer, s.offset, s.size, buffer,
+                                           role.c_str()));
+      if (!names.insert(s.name).second)
+        return fail("entry '" + entry.name + "': two tensors are named '" +
+                    s.name + "'");
+    }
+    return Status::ok();
+  }
+
+  Status checkEntry(const EntryDesc &entry) const {
+    std::string where = "entry '" + entry.name + "'";
+    if (entry.kind != EntryKind::Forward)
+      return fail(where + " has kind " + str(static_cast<uint8_t>(entry.kind)) +
+                  ", expected Forward (0)");
+    // An entry without inputs (outputs) has no input (output) buffer: the
+    // index is then unused, so it is not checked.
+    if (!entry.inputs.empty()) {
+      CAPTURE_RT_RETURN_IF_ERROR(
+          checkBufferIndex(entry.inputBuffer, where + ": input_buffer"));
+      CAPTURE_RT_RETURN_IF_ERROR(checkBufferKind(
+          entry.inputBuffer, BufferKind::Input, where + ": input_buffer"));
+    }
+    if (!entry.outputs.empty()) {
+      CAPTURE_RT_RETURN_IF_ERROR(
+          checkBufferIndex(entry.outputBuffer, where + ": output_buffer"));
+      CAPTURE_RT_RETURN_IF_ERROR(checkBufferKind(
+          entry.outputBuffer, BufferKind::Output, where + ": output_buffer"));
+    }
+    std::set<std::string> names;
+    CAPTURE_RT_RETURN_IF_ERROR(
+        checkSlots(entry, entry.inputs, "input", entry.inputBuffer, names));
+    CAPTURE_RT_RETURN_IF_ERROR(
+        checkSlots(entry, entry.outputs, "output", entry.outputBuffer, names));
+    CAPTURE_RT_RETURN_IF_ERROR(
+        checkSlots(entry, entry.probes, "probe", std::nullopt, names));
+    // Inputs are packed by the host one after another: overlapping slots
+    // would silently overwrite each other.
+    std::vector<NamedRange> inputRanges;
+    for (const TensorSlotDesc &s : entry.inputs)
+      inputRanges.emplace_back(s.offset, s.size, s.name);
+    CAPTURE_RT_RETURN_IF_ERROR(
+        checkDisjoint(std::move(inputRanges), where + ": inputs"));
+
+    for (size_t i = 0; i < entry.commands.size(); ++i)
+      if (entry.commands[i].kind == CommandDesc::Kind::Dispatch)
+        CAPTURE_RT_RETURN_IF_ERROR(
+            checkDispatch(entry, i, entry.commands[i].dispatch));
+    return checkHazards(entry);
+  }
+
+  Status checkDispatch(const EntryDesc &entry, size_t index,
+                       const DispatchDesc &d) const {
+    std::string where =
+        "dispatch " + str(index) + " of entry '" + entry.name + "'";
+    if (d.kernel >= desc.kernels.size())
+      return fail(where + ": kernel index " + str(d.kernel) +
+                  " out of range (module has " + str(desc.kernels.size()) +
+                  " kernels)");
+    const KernelDesc &k = desc.kernels[d.kernel];
+    if (d.groups.size() != 3)
+      return fail(where + ": groups has " + str(d.groups.size()) +
+                  " entries, expected 3");
+    for (size_t g = 0; g < 3; ++g)
+      if (d.groups[g] == 0)
+        return fail(where + ": groups[" + str(g) + "] is 0, expected >= 1");
+    if (d.bindings.size() != k.numBindings)
+      return fail(where + ": " + str(d.bindings.size()) +
+                  " bindings, but kernel " + str(d.kernel) + " ('" + k.name +
+                  "') has num_bindings " + str(k.numBindings));
+    uint32_t align = desc.target.bindingAlignment;
+    for (size_t b = 0; b < d.bindings.size(); ++b) {
+      const BufferRangeDesc &r = d.bindings[b];
+      std::string bw = where + ": binding " + str(b);
+      CAPTURE_RT_RETURN_IF_ERROR(checkBufferIndex(r.buffer, bw));
+      if (r.size == 0)
+        return fail(bw + " has size 0, expected > 0");
+      if (r.offset % align != 0)
+        return fail(bw + " offset " + str(r.offset) +
+                    " is not a multiple of target.binding_alignment " +
+                    str(align));
+      if (!rangeInside(r.offset, r.size, desc.buffers[r.buffer].size))
+        return fail(bw + " range " + formatRange(r.offset, r.size) +
+                    " exceeds " + bufferName(r.buffer));
+    }
+    for (uint32_t w : d.writes) {
+      if (w >= d.bindings.size())
+        return fail(where + ": writes index " + str(w) +
+                    " out of range (dispatch has " + str(d.bindings.size()) +
+                    " bindings)");
+      if (desc.buffers[d.bindings[w].buffer].kind == BufferKind::Constants)
+        return fail(where + ": binding " + str(w) + " writes " +
+                    bufferName(d.bindings[w].buffer) + ", which is read-only");
+    }
+    return Status::ok();
+  }
+
+  /// One buffer access of a dispatch, for the hazard sweep.
+  struct Access {
+    uint32_t buffer; // buffer index
+    uint64_t begin;  // first byte
+    uint64_t end;    // one past the last byte
+    bool write;      // whether the dispatch writes the range
+    size_t command;  // command index of the dispatch
+  };
+
+  /// The largest `end` among accesses seen so far, and the largest among
+  /// those of a different command than the first, so that "an earlier
+  /// access of another dispatch overlaps" is an O(1) question.
+  struct TopTwo {
+    const Access *best = nullptr;  // largest end
+    const Access *other = nullptr; // largest end with command != best's
+    void add(const Access &a) {
+      if (!best || a.end > best->end) {
+        if (best && best->command != a.command)
+          other = best;
+        best = &a;
+      } else if (a.command != best->command && (!other || a.end > other->end)) {
+        other = &a;
+      }
+    }
+    /// An access of a command other than `command` ending after `pos`.
+    const Access *overlapping(size_t command, uint64_t pos) const {
+      const Access *c = best && best->command != command ? best : other;
+      return c && c->end > pos ? c : nullptr;
+    }
+  };
+
+  /// Two dispatches between the same pair of barriers run unordered: a
+  /// range one writes must not overlap a range the other accesses. The
+  /// validation layer does not catch compute-after-compute hazards, so the
+  /// schedule is checked here. O(n log n) per barrier-free segment.
+  Status checkHazards(const EntryDesc &entry) const {
+    std::vector<Access> segment;
+    for (size_t i = 0; i <= entry.commands.size(); ++i) {
+      if (i < entry.commands.size() &&
+          entry.commands[i].kind == CommandDesc::Kind::Dispatch) {
+        const DispatchDesc &d = entry.commands[i].dispatch;
+        std::vector<bool> writes(d.bindings.size(), false);
+        for (uint32_t w : d.writes)
+          writes[w] = true;
+        for (size_t b = 0; b < d.bindings.size(); ++b) {
+          const BufferRangeDesc &r = d.bindings[b];
+          segment.push_back(
+              {r.buffer, r.offset, r.offset + r.size, writes[b], i});
+        }
+        continue;
+      }
+      CAPTURE_RT_RETURN_IF_ERROR(checkSegment(entry, segment));
+      segment.clear();
+    }
+    return Status::ok();
+  }
+
+  Status checkSegment(const EntryDesc &entry,
+                      std::vector<Access> &segment) const {
+    std::sort(segment.begin(), segment.end(),
+              [](const Access &a, const Access &b) {
+                return std::tie(a.buffer, a.begin, a.command) <
+                       std::tie(b.buffer, b.begin, b.command);
+              });
+    TopTwo writes, any;
+    for (size_t i = 0; i < segment.size(); ++i) {
+      const Access &a = segment[i];
+      if (i > 0 && segment[i - 1].buffer != a.buffer)
+        writes = any = TopTwo();
+      const Access *other = a.write ? any.overlapping(a.command, a.begin)
+                                    : writes.overlapping(a.command, a.begin);
+      if (other) {
+        const Access &w = a.write ? a : *other;
+        const Access &r = a.write ? *other : a;
+        return fail("entry '" + entry.name + "': dispatch " + str(w.command) +
+                    " writes " + bufferName(a.buffer) + " range " +
+                    formatRange(w.begin, w.end - w.begin) +
+                    ", which dispatch " + str(r.command) +
+                    (r.write ? " also writes" : " reads") + " in range " +
+                    formatRange(r.begin, r.end - r.begin) +
+                    " with no Barrier between them");
+      }
+      if (a.write)
+        writes.add(a);
+      any.add(a);
+    }
+    return Status::ok();
+  }
+
+  /// The module being checked.
+  const ModuleDesc &desc;
+};
+
+} // namespace
+
+Status verifyModuleDesc(const ModuleDesc &desc) { return Verifier(desc).run(); }
+
+Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
+  auto fail = [&](const std::string &msg) {
+    return Status::error("capmod: " + msg + " on device '" + limits.deviceName +
+                         "'");
+  };
+  auto version = [](uint32_t v) {
+    return std::to_string(v >> 22) + "." + std::to_string((v >> 12) & 0x3ff) +
+           "." + std::to_string(v & 0xfff);
+  };
+  // Compare without the variant bits (29..31).
+  if ((desc.target.vulkanApiVersion & 0x1fffffff) >
+      (limits.apiVersion & 0x1fffffff))
+    return fail("module needs Vulkan " + version(desc.target.vulkanApiVersion) +
+                ", but only " + version(limits.apiVersion) + " is available");
+  uint64_t minAlign =
+      std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
+  if (desc.target.bindingAlignment % minAlign != 0)
+    return fail("target.binding_alignment " +
+                str(desc.target.bindingAlignment) +
+                " is not a multiple of minStorageBufferOffsetAlignment " +
+                str(minAlign));
+  for (size_t i = 0; i < desc.buffers.size(); ++i)
+    if (limits.maxAllocationSize &&
+        desc.buffers[i].size > limits.maxAllocationSize)
+      return fail("buffer " + str(i) + " (" +
+                  bufferKindName(desc.buffers[i].kind) + ") is " +
+                  str(desc.buffers[i].size) +
+                  " bytes, more than the largest allocation (" +
+                  str(limits.maxAllocationSize) + " bytes)");
+  static const char *axis[] = {"x", "y", "z"};
+  for (size_t i = 0; i < desc.kernels.size(); ++i) {
+    const KernelDesc &k = desc.kernels[i];
+    std::string where = "kernel " + str(i) + " ('" + k.name + "')";
+    uint64_t invocations = 1;
+    for (size_t d = 0; d < 3; ++d) {
+      if (k.workgroupSize[d] > limits.maxWorkGroupSize[d])
+        return fail(where + ": workgroup_size " + axis[d] + " is " +
+                    str(k.workgroupSize[d]) + ", more than the limit " +
+                    str(limits.maxWorkGroupSize[d]));
+      invocations *= k.workgroupSize[d];
+    }
+    if (invocations > limits.maxWorkGroupInvocations)
+      return fail(where + ": workgroup has " + str(invocations) +
+                  " invocations, more than the limit " +
+                  str(limits.maxWorkGroupInvocations));
+    if (k.numBindings > limits.maxStorageBuffersPerSet)
+      return fail(where + ": " + str(k.numBindings) +
+                  " storage buffer bindings, more than the limit " +
+                  str(limits.maxStorageBuffersPerSet));
+  }
+  for (const EntryDesc &e : desc.entries) {
+    for (size_t c = 0; c < e.commands.size(); ++c) {
+      if (e.commands[c].kind != CommandDesc::Kind::Dispatch)
+        continue;
+      const DispatchDesc &d = e.commands[c].dispatch;
+      std::string where = "dispatch " + str(c) + " of entry '" + e.name + "'";
+      for (size_t g = 0; g < 3; ++g)
+        if (d.groups[g] > limits.maxWorkGroupCount[g])
+          return fail(where + ": groups " + axis[g] + " is " +
+                      str(d.groups[g]) + ", more than the limit " +
+                      str(limits.maxWorkGroupCount[g]));
+      for (size_t b = 0; b < d.bindings.size(); ++b)
+        if (d.bindings[b].size > limits.maxStorageBufferRange)
+          return fail(where + ": binding " + str(b) + " is " +
+                      str(d.bindings[b].size) +
+                      " bytes, more than maxStorageBufferRange " +
+                      str(limits.maxStorageBufferRange));
+    }
+  }
+  return Status::ok();
+}
+
+} // namespace capture::rt

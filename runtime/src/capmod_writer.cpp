@@ -1,0 +1,126 @@
+//===- capmod_writer.cpp - ModuleDesc -> .capmod bytes --------------------===//
+
+#include "capture/rt/capmod.h"
+
+#include "capmod_generated.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace fb = capture::capmod;
+
+namespace capture::rt {
+namespace {
+
+using Builder = flatbuffers::FlatBufferBuilder;
+
+flatbuffers::Offset<fb::TensorSlot> writeSlot(Builder &b,
+                                              const TensorSlotDesc &slot) {
+  auto name = b.CreateString(slot.name);
+  auto shape = b.CreateVector(slot.shape);
+  return fb::CreateTensorSlot(b, name, shape,
+                              static_cast<fb::DType>(slot.dtype), slot.buffer,
+                              slot.offset, slot.size);
+}
+
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::TensorSlot>>>
+writeSlots(Builder &b, const std::vector<TensorSlotDesc> &slots) {
+  std::vector<flatbuffers::Offset<fb::TensorSlot>> offsets;
+  for (const TensorSlotDesc &slot : slots)
+    offsets.push_back(writeSlot(b, slot));
+  return b.CreateVector(offsets);
+}
+
+flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {
+  std::vector<fb::Command> types;
+  std::vector<flatbuffers::Offset<void>> commands;
+  for (const CommandDesc &cmd : entry.commands) {
+    if (cmd.kind == CommandDesc::Kind::Barrier) {
+      types.push_back(fb::Command::Barrier);
+      commands.push_back(fb::CreateBarrier(b).Union());
+      continue;
+    }
+    const DispatchDesc &d = cmd.dispatch;
+    std::vector<fb::BufferRange> ranges;
+    for (const BufferRangeDesc &r : d.bindings)
+      ranges.emplace_back(r.buffer, r.offset, r.size);
+    auto groups = b.CreateVector(d.groups);
+    auto bindings = b.CreateVectorOfStructs(ranges);
+    auto writes = b.CreateVector(d.writes);
+    types.push_back(fb::Command::Dispatch);
+    commands.push_back(
+        fb::CreateDispatch(b, d.kernel, groups, bindings, writes).Union());
+  }
+  auto name = b.CreateString(entry.name);
+  auto inputs = writeSlots(b, entry.inputs);
+  auto outputs = writeSlots(b, entry.outputs);
+  auto probes = entry.probes.empty() ? 0 : writeSlots(b, entry.probes);
+  auto typeVec = b.CreateVector(types);
+  auto cmdVec = b.CreateVector(commands);
+  return fb::CreateEntry(b, name, static_cast<fb::EntryKind>(entry.kind),
+                         entry.inputBuffer, entry.outputBuffer, inputs, outputs,
+                         probes, typeVec, cmdVec);
+}
+
+} // namespace
+
+std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
+  Builder b;
+  std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
+  for (const KernelDesc &k : desc.kernels) {
+    auto name = b.CreateString(k.name);
+    auto entryPoint = b.CreateString(k.entryPoint);
+    auto spirv = b.CreateVector(k.spirv);
+    auto wg = b.CreateVector(k.workgroupSize);
+    kernels.push_back(
+        fb::CreateKernel(b, name, entryPoint, spirv, wg, k.numBindings));
+  }
+  std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
+  for (const BufferDesc &buf : desc.buffers)
+    buffers.push_back(
+        fb::CreateBuffer(b, static_cast<fb::BufferKind>(buf.kind), buf.size));
+  std::vector<flatbuffers::Offset<fb::Weight>> weights;
+  for (const WeightDesc &w : desc.weights) {
+    auto name = b.CreateString(w.name);
+    auto shape = b.CreateVector(w.shape);
+    auto init = w.init ? b.CreateVector(*w.init) : 0;
+    weights.push_back(fb::CreateWeight(b, name, shape,
+                                       static_cast<fb::DType>(w.dtype),
+                                       w.trainable, w.offset, w.size, init));
+  }
+  std::vector<flatbuffers::Offset<fb::Entry>> entries;
+  for (const EntryDesc &e : desc.entries)
+    entries.push_back(writeEntry(b, e));
+
+  auto producer = b.CreateString(desc.producer);
+  auto target = fb::CreateTarget(b, desc.target.vulkanApiVersion,
+                                 desc.target.bindingAlignment);
+  auto kernelVec = b.CreateVector(kernels);
+  auto bufferVec = b.CreateVector(buffers);
+  auto weightVec = weights.empty() ? 0 : b.CreateVector(weights);
+  auto constants = desc.constants ? b.CreateVector(*desc.constants) : 0;
+  auto entryVec = b.CreateVector(entries);
+  auto module = fb::CreateModule(
+      b, desc.formatVersion, producer, target, kernelVec, bufferVec, weightVec,
+      desc.weightsBuffer, constants, desc.constantsBuffer, entryVec);
+  fb::FinishModuleBuffer(b, module);
+  return std::vector<uint8_t>(b.GetBufferPointer(),
+                              b.GetBufferPointer() + b.GetSize());
+}
+
+Status writeCapmodFile(const std::string &path, const ModuleDesc &desc) {
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out)
+    return Status::error("cannot create '" + path +
+                         "': " + std::strerror(errno));
+  out.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out)
+    return Status::error("cannot write '" + path + "'");
+  return Status::ok();
+}
+
+} // namespace capture::rt

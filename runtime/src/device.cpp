@@ -1,0 +1,498 @@
+//===- device.cpp - Vulkan instance and device selection ------------------===//
+
+#include "device_impl.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace capture::rt {
+namespace {
+
+constexpr const char *kValidationLayer = "VK_LAYER_KHRONOS_validation";
+constexpr size_t kMaxStoredMessages = 64;
+
+std::string lower(std::string s) {
+  for (char &c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string envOr(const char *name, const char *fallback) {
+  const char *v = std::getenv(name);
+  return v ? std::string(v) : std::string(fallback);
+}
+
+/// What to do when no driver is there; names the env variables that most
+/// often hide an installed one.
+std::string installHint() {
+  std::string hint =
+      "Install mesa-vulkan-drivers for lavapipe, the CPU Vulkan device "
+      "(e.g. `apt-get install mesa-vulkan-drivers`), or a GPU's Vulkan "
+      "driver";
+  for (const char *var : {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"})
+    if (const char *v = std::getenv(var))
+      hint += std::string("; check ") + var + " (set to '" + v + "')";
+  return hint + ".";
+}
+
+DeviceType toDeviceType(VkPhysicalDeviceType t) {
+  switch (t) {
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return DeviceType::Cpu;
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return DeviceType::DiscreteGpu;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return DeviceType::IntegratedGpu;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return DeviceType::VirtualGpu;
+  default:
+    return DeviceType::Other;
+  }
+}
+
+/// Default preference: GPUs first (discrete, integrated, virtual), then
+/// other devices, then the CPU.
+int preference(DeviceType t) {
+  switch (t) {
+  case DeviceType::DiscreteGpu:
+    return 0;
+  case DeviceType::IntegratedGpu:
+    return 1;
+  case DeviceType::VirtualGpu:
+    return 2;
+  case DeviceType::Other:
+    return 3;
+  case DeviceType::Cpu:
+    return 4;
+  }
+  return 5;
+}
+
+std::optional<uint32_t> computeQueueFamily(VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  for (uint32_t i = 0; i < count; ++i)
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+        families[i].queueCount > 0)
+      return i;
+  return std::nullopt;
+}
+
+bool hasInstanceExtension(const char *layer, const char *name) {
+  uint32_t count = 0;
+  if (vkEnumerateInstanceExtensionProperties(layer, &count, nullptr) !=
+      VK_SUCCESS)
+    return false;
+  std::vector<VkExtensionProperties> props(count);
+  if (vkEnumerateInstanceExtensionProperties(layer, &count, props.data()) !=
+      VK_SUCCESS)
+    return false;
+  return std::any_of(props.begin(), props.end(),
+                     [&](const VkExtensionProperties &p) {
+                       return std::strcmp(p.extensionName, name) == 0;
+                     });
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+    VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT *data, void *userData) {
+  auto *impl = static_cast<Device::Impl *>(userData);
+  std::string text = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
+                         ? "error: "
+                         : "warning: ";
+  if (data && data->pMessageIdName)
+    text += std::string("[") + data->pMessageIdName + "] ";
+  if (data && data->pMessage)
+    text += data->pMessage;
+  impl->addValidationMessage(text);
+  return VK_FALSE; // Never abort the call that triggered the message.
+}
+
+VkDebugUtilsMessengerCreateInfoEXT messengerInfo(Device::Impl *impl) {
+  VkDebugUtilsMessengerCreateInfoEXT info{};
+  info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  info.pfnUserCallback = debugCallback;
+  info.pUserData = impl;
+  return info;
+}
+
+/// Creates the instance (with validation when asked).
+Status createInstance(Device::Impl &impl) {
+  uint32_t loaderVersion = VK_API_VERSION_1_0;
+  if (vkEnumerateInstanceVersion(&loaderVersion) != VK_SUCCESS)
+    loaderVersion = VK_API_VERSION_1_0;
+  VkApplicationInfo app{};
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app.pApplicationName = "capture";
+  app.pEngineName = "capture-rt";
+  app.apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
+
+  std::vector<const char *> layers, extensions;
+  VkInstanceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  info.pApplicationInfo = &app;
+  // MoltenVK and other portability drivers are only listed when asked for.
+  if (hasInstanceExtension(nullptr,
+                           VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+    info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+  }
+
+  VkValidationFeatureEnableEXT syncValidation =
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+  VkValidationFeaturesEXT features{};
+  VkDebugUtilsMessengerCreateInfoEXT messenger = messengerInfo(&impl);
+  if (impl.validation) {
+    if (!validationLayerAvailable())
+      return Status::error(
+          std::string("validation was requested (CAPTURE_VALIDATION=1 or "
+                      "DeviceOptions::validation) but the layer ") +
+          kValidationLayer +
+          " is not installed: install vulkan-validationlayers (Debian/"
+          "Ubuntu) or the Vulkan SDK, or turn validation off");
+    if (!hasInstanceExtension(kValidationLayer,
+                              VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
+        !hasInstanceExtension(nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+      return Status::error(std::string("validation was requested but ") +
+                           VK_EXT_DEBUG_UTILS_EXTENSION_NAME +
+                           " is not available to report its messages");
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (hasInstanceExtension(kValidationLayer,
+                             VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = &syncValidation;
+    // The messenger in pNext covers vkCreateInstance/vkDestroyInstance.
+    features.pNext = &messenger;
+    info.pNext = &features;
+  }
+  info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+
+  VkResult r = vkCreateInstance(&info, nullptr, &impl.instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
+    return Status::error("no Vulkan driver found (vkCreateInstance: " +
+                         vkResultName(r) + "). " + installHint());
+  if (r != VK_SUCCESS) {
+    impl.instance = VK_NULL_HANDLE;
+    return vkCheck(r, "vkCreateInstance", "the capture runtime");
+  }
+  if (!impl.validation)
+    return Status::ok();
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(impl.instance, "vkCreateDebugUtilsMessengerEXT"));
+  impl.destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(impl.instance, "vkDestroyDebugUtilsMessengerEXT"));
+  if (!create || !impl.destroyMessenger)
+    return Status::error("validation: vkCreateDebugUtilsMessengerEXT is not "
+                         "available although VK_EXT_debug_utils is enabled");
+  return vkCheck(create(impl.instance, &messenger, nullptr, &impl.messenger),
+                 "vkCreateDebugUtilsMessengerEXT", "validation messages");
+}
+
+struct Candidate {
+  VkPhysicalDevice physical; // the handle
+  DeviceInfo info;           // its description
+  uint32_t queueFamily;      // a compute family, when info.hasCompute
+};
+
+Result<std::vector<Candidate>> enumerate(VkInstance instance) {
+  uint32_t count = 0;
+  VkResult r = vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+    return vkCheck(r, "vkEnumeratePhysicalDevices", "the capture runtime");
+  std::vector<VkPhysicalDevice> physicals(count);
+  r = vkEnumeratePhysicalDevices(instance, &count, physicals.data());
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+    return vkCheck(r, "vkEnumeratePhysicalDevices", "the capture runtime");
+  physicals.resize(count);
+  if (physicals.empty())
+    return Status::error("no Vulkan device found (the Vulkan loader found "
+                         "no driver with a device). " +
+                         installHint());
+  std::vector<Candidate> out;
+  for (uint32_t i = 0; i < physicals.size(); ++i) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(physicals[i], &props);
+    Candidate c{physicals[i], {}, 0};
+    c.info.index = i;
+    c.info.name = props.deviceName;
+    c.info.type = toDeviceType(props.deviceType);
+    c.info.apiVersion = props.apiVersion;
+    std::optional<uint32_t> family = computeQueueFamily(physicals[i]);
+    c.info.hasCompute = family.has_value();
+    c.queueFamily = family.value_or(0);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string listing(const std::vector<Candidate> &candidates) {
+  std::string s;
+  for (const Candidate &c : candidates) {
+    s += s.empty() ? "" : ", ";
+    s += "[" + std::to_string(c.info.index) + "] " + describeDevice(c.info);
+    if (!c.info.hasCompute)
+      s += " (no compute queue)";
+  }
+  return s;
+}
+
+/// Applies the selector rules of device.h.
+Result<size_t> select(const std::vector<Candidate> &candidates,
+                      const std::string &selector, const std::string &source) {
+  std::string sel = lower(selector);
+  auto usable = [&](size_t i) { return candidates[i].info.hasCompute; };
+  auto noMatch = [&](const std::string &why) {
+    return Status::error(
+        "no usable Vulkan device matches " + source + " '" + selector + "' (" +
+        why + "); devices found: " + listing(candidates) +
+        ". Use an index, 'cpu' (lavapipe), 'gpu', or part of a device name");
+  };
+  if (sel.empty()) {
+    std::optional<size_t> best;
+    for (size_t i = 0; i < candidates.size(); ++i)
+      if (usable(i) && (!best || preference(candidates[i].info.type) <
+                                     preference(candidates[*best].info.type)))
+        best = i;
+    if (!best)
+      return Status::error("no Vulkan device with a compute queue; devices "
+                           "found: " +
+                           listing(candidates) + ". " + installHint());
+    return *best;
+  }
+  if (std::all_of(sel.begin(), sel.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    size_t index = sel.size() > 9 ? candidates.size() : std::stoul(sel);
+    if (index >= candidates.size())
+      return noMatch("index out of range");
+    if (!usable(index))
+      return noMatch("that device has no compute queue");
+    return index;
+  }
+  bool wantCpu = sel == "cpu" || sel == "lavapipe" || sel == "llvmpipe";
+  bool wantGpu = sel == "gpu";
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const DeviceInfo &info = candidates[i].info;
+    bool match =
+        wantCpu   ? info.type == DeviceType::Cpu
+        : wantGpu ? preference(info.type) <= preference(DeviceType::VirtualGpu)
+                  : lower(info.name).find(sel) != std::string::npos;
+    if (match && usable(i))
+      return i;
+  }
+  if (wantCpu)
+    return noMatch("no CPU device; install mesa-vulkan-drivers for lavapipe, "
+                   "the CPU Vulkan device");
+  return noMatch(wantGpu ? "no GPU" : "no device name contains it");
+}
+
+/// Copies the limits modules are checked against.
+void fillLimits(Device::Impl &impl, uint32_t instanceVersion) {
+  const VkPhysicalDeviceLimits &l = impl.properties.limits;
+  DeviceLimits &d = impl.limits;
+  d.deviceName = impl.info.name;
+  d.apiVersion = impl.properties.apiVersion;
+  for (int i = 0; i < 3; ++i) {
+    d.maxWorkGroupCount[i] = l.maxComputeWorkGroupCount[i];
+    d.maxWorkGroupSize[i] = l.maxComputeWorkGroupSize[i];
+  }
+  d.maxWorkGroupInvocations = l.maxComputeWorkGroupInvocations;
+  d.minStorageBufferOffsetAlignment = l.minStorageBufferOffsetAlignment;
+  d.maxStorageBufferRange = l.maxStorageBufferRange;
+  d.maxStorageBuffersPerSet = std::min(l.maxPerStageDescriptorStorageBuffers,
+                                       l.maxDescriptorSetStorageBuffers);
+  uint64_t largestHeap = 0;
+  for (uint32_t i = 0; i < impl.memory.memoryHeapCount; ++i)
+    largestHeap = std::max(largestHeap, impl.memory.memoryHeaps[i].size);
+  d.maxAllocationSize = largestHeap;
+  if (instanceVersion >= VK_API_VERSION_1_1 &&
+      impl.properties.apiVersion >= VK_API_VERSION_1_1) {
+    VkPhysicalDeviceMaintenance3Properties m3{};
+    m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+    VkPhysicalDeviceProperties2 p2{};
+    p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &m3;
+    vkGetPhysicalDeviceProperties2(impl.physical, &p2);
+    if (m3.maxMemoryAllocationSize)
+      d.maxAllocationSize =
+          std::min(d.maxAllocationSize, uint64_t(m3.maxMemoryAllocationSize));
+  }
+}
+
+} // namespace
+
+const char *deviceTypeName(DeviceType type) {
+  switch (type) {
+  case DeviceType::Cpu:
+    return "cpu";
+  case DeviceType::DiscreteGpu:
+    return "discrete-gpu";
+  case DeviceType::IntegratedGpu:
+    return "integrated-gpu";
+  case DeviceType::VirtualGpu:
+    return "virtual-gpu";
+  case DeviceType::Other:
+    return "other";
+  }
+  return "other";
+}
+
+std::string describeDevice(const DeviceInfo &info) {
+  return info.name + " (" + deviceTypeName(info.type) + ")";
+}
+
+bool validationLayerAvailable() {
+  uint32_t count = 0;
+  if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS)
+    return false;
+  std::vector<VkLayerProperties> layers(count);
+  if (vkEnumerateInstanceLayerProperties(&count, layers.data()) != VK_SUCCESS)
+    return false;
+  return std::any_of(layers.begin(), layers.end(),
+                     [](const VkLayerProperties &l) {
+                       return std::strcmp(l.layerName, kValidationLayer) == 0;
+                     });
+}
+
+bool validationRequestedByEnv() {
+  std::string v = lower(envOr("CAPTURE_VALIDATION", ""));
+  return v == "1" || v == "true" || v == "on" || v == "yes";
+}
+
+Result<std::vector<DeviceInfo>> listDevices() {
+  Device::Impl impl;
+  CAPTURE_RT_RETURN_IF_ERROR(createInstance(impl));
+  Result<std::vector<Candidate>> candidates = enumerate(impl.instance);
+  if (candidates.isError())
+    return candidates.status();
+  std::vector<DeviceInfo> infos;
+  for (const Candidate &c : candidates.value())
+    infos.push_back(c.info);
+  return infos;
+}
+
+void Device::Impl::addValidationMessage(const std::string &message) {
+  ++messageCount;
+  if (printMessages)
+    std::fprintf(stderr, "capture-rt: validation %s\n", message.c_str());
+  {
+    std::lock_guard<std::mutex> lock(messagesMutex);
+    if (messages.size() < kMaxStoredMessages)
+      messages.push_back(message);
+  }
+  if (onMessage)
+    onMessage(message);
+}
+
+Status Device::Impl::submitAndWait(VkCommandBuffer cmd, VkFence fence,
+                                   const std::string &what) {
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkResetFences(device, 1, &fence), "vkResetFences", what));
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd;
+  {
+    std::lock_guard<std::mutex> lock(queueMutex);
+    CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkQueueSubmit(queue, 1, &submit, fence),
+                                       "vkQueueSubmit", what));
+  }
+  return vkCheck(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
+                 "vkWaitForFences", what);
+}
+
+Device::Impl::~Impl() {
+  if (device) {
+    vkDeviceWaitIdle(device);
+    vkDestroyDevice(device, nullptr);
+  }
+  if (messenger && destroyMessenger)
+    destroyMessenger(instance, messenger, nullptr);
+  if (instance)
+    vkDestroyInstance(instance, nullptr);
+}
+
+Device::Device(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Device::~Device() = default;
+
+Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
+  auto impl = std::make_unique<Impl>();
+  impl->validation = options.validation || validationRequestedByEnv();
+  impl->printMessages = options.printValidationMessages;
+  impl->onMessage = options.onValidationMessage;
+  CAPTURE_RT_RETURN_IF_ERROR(createInstance(*impl));
+
+  Result<std::vector<Candidate>> candidates = enumerate(impl->instance);
+  if (candidates.isError())
+    return candidates.status();
+  std::string selector = options.selector, source = "selector";
+  if (selector.empty() && std::getenv("CAPTURE_DEVICE")) {
+    selector = std::getenv("CAPTURE_DEVICE");
+    source = "CAPTURE_DEVICE";
+  }
+  Result<size_t> chosen = select(candidates.value(), selector, source);
+  if (chosen.isError())
+    return chosen.status();
+  const Candidate &c = candidates.value()[chosen.value()];
+  impl->physical = c.physical;
+  impl->info = c.info;
+  impl->queueFamily = c.queueFamily;
+  vkGetPhysicalDeviceProperties(impl->physical, &impl->properties);
+  vkGetPhysicalDeviceMemoryProperties(impl->physical, &impl->memory);
+  uint32_t instanceVersion = VK_API_VERSION_1_0;
+  vkEnumerateInstanceVersion(&instanceVersion);
+  fillLimits(*impl, instanceVersion);
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{};
+  queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queueInfo.queueFamilyIndex = impl->queueFamily;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo deviceInfo{};
+  deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  deviceInfo.queueCreateInfoCount = 1;
+  deviceInfo.pQueueCreateInfos = &queueInfo;
+  VkResult r =
+      vkCreateDevice(impl->physical, &deviceInfo, nullptr, &impl->device);
+  if (r != VK_SUCCESS) {
+    impl->device = VK_NULL_HANDLE;
+    return vkCheck(r, "vkCreateDevice", "'" + impl->info.name + "'");
+  }
+  vkGetDeviceQueue(impl->device, impl->queueFamily, 0, &impl->queue);
+  return std::shared_ptr<Device>(new Device(std::move(impl)));
+}
+
+const DeviceInfo &Device::info() const { return impl_->info; }
+
+const DeviceLimits &Device::limits() const { return impl_->limits; }
+
+bool Device::validationEnabled() const { return impl_->validation; }
+
+uint64_t Device::validationMessageCount() const {
+  return impl_->messageCount.load();
+}
+
+std::vector<std::string> Device::validationMessages() const {
+  std::lock_guard<std::mutex> lock(impl_->messagesMutex);
+  return impl_->messages;
+}
+
+} // namespace capture::rt

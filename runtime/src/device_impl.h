@@ -1,0 +1,73 @@
+//===- device_impl.h - Vulkan handles behind capture::rt::Device -*- C++
+//-*-===//
+
+#ifndef CAPTURE_RT_DEVICE_IMPL_H
+#define CAPTURE_RT_DEVICE_IMPL_H
+
+#include "capture/rt/device.h"
+
+#include "vk_util.h"
+
+#include <atomic>
+#include <mutex>
+
+namespace capture::rt {
+
+struct Device::Impl {
+  Impl() = default;
+  Impl(const Impl &) = delete;
+  Impl &operator=(const Impl &) = delete;
+  /// Destroys the device, the messenger and the instance, in that order, so
+  /// that leaks reported at vkDestroyDevice still reach the messenger.
+  ~Impl();
+
+  /// Submits `cmd` alone, signalling `fence`, and waits for it. `what`
+  /// names the work in messages.
+  Status submitAndWait(VkCommandBuffer cmd, VkFence fence,
+                       const std::string &what);
+
+  /// Records one validation message (called by the messenger callback).
+  void addValidationMessage(const std::string &message);
+
+  /// The instance.
+  VkInstance instance = VK_NULL_HANDLE;
+  /// The debug-utils messenger when validation is on.
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  /// vkDestroyDebugUtilsMessengerEXT, loaded with the messenger.
+  PFN_vkDestroyDebugUtilsMessengerEXT destroyMessenger = nullptr;
+  /// The chosen physical device.
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  /// The logical device.
+  VkDevice device = VK_NULL_HANDLE;
+  /// The compute queue (also used for transfers).
+  VkQueue queue = VK_NULL_HANDLE;
+  /// Family of `queue`.
+  uint32_t queueFamily = 0;
+  /// Properties of `physical`.
+  VkPhysicalDeviceProperties properties{};
+  /// Memory types and heaps of `physical`.
+  VkPhysicalDeviceMemoryProperties memory{};
+  /// Public description of `physical`.
+  DeviceInfo info;
+  /// Limits modules are checked against.
+  DeviceLimits limits;
+  /// Whether validation is on.
+  bool validation = false;
+  /// Whether to print validation messages to stderr.
+  bool printMessages = true;
+  /// User callback for validation messages.
+  std::function<void(const std::string &)> onMessage;
+  /// Validation warnings + errors so far.
+  std::atomic<uint64_t> messageCount{0};
+  /// Guards `messages` (layers may call back from several threads).
+  mutable std::mutex messagesMutex;
+  /// The first validation messages.
+  std::vector<std::string> messages;
+  /// Serializes vkQueueSubmit on `queue` (externally synchronized in
+  /// Vulkan) between modules sharing this device.
+  std::mutex queueMutex;
+};
+
+} // namespace capture::rt
+
+#endif // CAPTURE_RT_DEVICE_IMPL_H

@@ -1,0 +1,170 @@
+//===- recording.cpp - Descriptor sets and recorded command buffers -------===//
+//
+// Each entry's command buffer is recorded once at load. Its barriers make
+// every replay self-contained: the first one orders this replay after all
+// earlier work on the queue (the previous replay's reads of the input
+// buffer, its writes of scratch, parameter uploads), so the synchronization
+// validation layer sees no hazard between submissions either.
+//
+//===----------------------------------------------------------------------===//
+
+#include "module_impl.h"
+
+namespace capture::rt {
+namespace {
+
+constexpr VkPipelineStageFlags kDeviceStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kDeviceWrites =
+    VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kDeviceAccesses =
+    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+
+/// A global memory barrier: buffers only, so no image layouts to track.
+void barrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
+             VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
+             VkAccessFlags dstAccess) {
+  VkMemoryBarrier b{};
+  b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  b.srcAccessMask = srcAccess;
+  b.dstAccessMask = dstAccess;
+  vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &b, 0, nullptr, 0,
+                       nullptr);
+}
+
+void copy(VkCommandBuffer cmd, VkBuffer src, uint64_t srcOffset, VkBuffer dst,
+          uint64_t dstOffset, uint64_t size) {
+  VkBufferCopy region{};
+  region.srcOffset = srcOffset;
+  region.dstOffset = dstOffset;
+  region.size = size;
+  vkCmdCopyBuffer(cmd, src, dst, 1, &region);
+}
+
+} // namespace
+
+Status createDescriptorSets(Module::Impl &m) {
+  uint32_t sets = 0, descriptors = 0;
+  for (const EntryDesc &e : m.desc.entries)
+    for (const CommandDesc &c : e.commands)
+      if (c.kind == CommandDesc::Kind::Dispatch &&
+          !c.dispatch.bindings.empty()) {
+        ++sets;
+        descriptors += static_cast<uint32_t>(c.dispatch.bindings.size());
+      }
+  for (EntryState &e : m.entries)
+    e.sets.assign(m.desc.entries[e.index].commands.size(), VK_NULL_HANDLE);
+  if (sets == 0)
+    return Status::ok();
+
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptors};
+  VkDescriptorPoolCreateInfo poolInfo{};
+  poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  poolInfo.maxSets = sets;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &size;
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(
+      vkCreateDescriptorPool(m.dev.device, &poolInfo, nullptr,
+                             &m.descriptorPool),
+      "vkCreateDescriptorPool", std::to_string(sets) + " descriptor sets"));
+
+  for (EntryState &state : m.entries) {
+    const EntryDesc &entry = m.desc.entries[state.index];
+    for (size_t i = 0; i < entry.commands.size(); ++i) {
+      const CommandDesc &c = entry.commands[i];
+      if (c.kind != CommandDesc::Kind::Dispatch || c.dispatch.bindings.empty())
+        continue;
+      const DispatchDesc &d = c.dispatch;
+      std::string what = "dispatch " + std::to_string(i) + " of entry '" +
+                         entry.name + "' (kernel '" +
+                         m.desc.kernels[d.kernel].name + "')";
+      VkDescriptorSetLayout layout = m.pipelines[d.kernel].setLayout();
+      VkDescriptorSetAllocateInfo alloc{};
+      alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+      alloc.descriptorPool = m.descriptorPool;
+      alloc.descriptorSetCount = 1;
+      alloc.pSetLayouts = &layout;
+      CAPTURE_RT_RETURN_IF_ERROR(vkCheck(
+          vkAllocateDescriptorSets(m.dev.device, &alloc, &state.sets[i]),
+          "vkAllocateDescriptorSets", what));
+      std::vector<VkDescriptorBufferInfo> infos(d.bindings.size());
+      std::vector<VkWriteDescriptorSet> writes(d.bindings.size());
+      for (size_t b = 0; b < d.bindings.size(); ++b) {
+        const BufferRangeDesc &r = d.bindings[b];
+        infos[b] = {m.buffers[r.buffer].handle(), r.offset, r.size};
+        writes[b] = {};
+        writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        writes[b].dstSet = state.sets[i];
+        writes[b].dstBinding = static_cast<uint32_t>(b);
+        writes[b].descriptorCount = 1;
+        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[b].pBufferInfo = &infos[b];
+      }
+      vkUpdateDescriptorSets(m.dev.device, static_cast<uint32_t>(writes.size()),
+                             writes.data(), 0, nullptr);
+    }
+  }
+  return Status::ok();
+}
+
+Status recordEntry(Module::Impl &m, EntryState &state) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  std::string what = "entry '" + entry.name + "'";
+  VkCommandBuffer cmd = state.cmd;
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer", what));
+
+  // Order against everything submitted before (previous replays, parameter
+  // uploads, probe reads): first scope = all earlier commands on the queue.
+  barrier(cmd, kDeviceStages, kDeviceWrites, kDeviceStages, kDeviceAccesses);
+
+  if (!entry.inputs.empty()) {
+    const Buffer &input = m.buffers[entry.inputBuffer];
+    copy(cmd, state.stagingIn.handle(), 0, input.handle(), 0, input.size());
+    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            kDeviceStages, kDeviceAccesses);
+  }
+
+  for (size_t i = 0; i < entry.commands.size(); ++i) {
+    const CommandDesc &c = entry.commands[i];
+    if (c.kind == CommandDesc::Kind::Barrier) {
+      barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      continue;
+    }
+    const DispatchDesc &d = c.dispatch;
+    const KernelPipeline &p = m.pipelines[d.kernel];
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
+    if (state.sets[i])
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(),
+                              0, 1, &state.sets[i], 0, nullptr);
+    vkCmdDispatch(cmd, d.groups[0], d.groups[1], d.groups[2]);
+  }
+
+  if (!entry.outputs.empty()) {
+    const Buffer &output = m.buffers[entry.outputBuffer];
+    barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT);
+    copy(cmd, output.handle(), 0, state.stagingOut.handle(), 0, output.size());
+    // The fence wait alone does not make device writes visible to the host.
+    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  }
+  return vkCheck(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", what);
+}
+
+void recordUtilityCopy(VkCommandBuffer cmd, VkBuffer src, uint64_t srcOffset,
+                       VkBuffer dst, uint64_t dstOffset, uint64_t size) {
+  barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  copy(cmd, src, srcOffset, dst, dstOffset, size);
+  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT,
+          kDeviceAccesses | VK_ACCESS_HOST_READ_BIT);
+}
+
+} // namespace capture::rt

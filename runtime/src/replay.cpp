@@ -1,0 +1,106 @@
+//===- replay.cpp - Replaying an entry: pack, one submit, unpack ----------===//
+
+#include "module_impl.h"
+
+#include <cstring>
+
+namespace capture::rt {
+namespace {
+
+std::string describeSlots(const std::vector<TensorSlotDesc> &slots) {
+  std::string s;
+  for (const TensorSlotDesc &slot : slots)
+    s += (s.empty() ? "'" : ", '") + slot.name + "' " +
+         formatType(slot.shape, slot.dtype);
+  return s.empty() ? "none" : s;
+}
+
+/// Matches `inputs` to the entry's input slots: each exactly once, with the
+/// declared shape and dtype. Fills `given` (parallel to entry.inputs).
+Status matchInputs(const EntryDesc &entry,
+                   const std::vector<NamedTensor> &inputs,
+                   std::vector<const HostTensor *> &given) {
+  std::string where = "entry '" + entry.name + "': ";
+  given.assign(entry.inputs.size(), nullptr);
+  for (const NamedTensor &in : inputs) {
+    size_t j = 0;
+    while (j < entry.inputs.size() && entry.inputs[j].name != in.name)
+      ++j;
+    if (j == entry.inputs.size())
+      return Status::error(
+          where + "unknown input '" + in.name +
+          "'; expected inputs: " + describeSlots(entry.inputs));
+    const TensorSlotDesc &slot = entry.inputs[j];
+    if (given[j])
+      return Status::error(where + "input '" + in.name + "' given twice");
+    const HostTensor &t = in.tensor;
+    if (t.shape != slot.shape || t.dtype != slot.dtype)
+      return Status::error(where + "input '" + slot.name + "' has shape " +
+                           formatType(slot.shape, slot.dtype) + ", got " +
+                           formatType(t.shape, t.dtype));
+    if (t.data.size() != slot.size)
+      return Status::error(where + "input '" + slot.name + "' of shape " +
+                           formatType(slot.shape, slot.dtype) + " needs " +
+                           std::to_string(slot.size) + " bytes of data, got " +
+                           std::to_string(t.data.size()));
+    given[j] = &t;
+  }
+  std::vector<TensorSlotDesc> missing;
+  for (size_t j = 0; j < entry.inputs.size(); ++j)
+    if (!given[j])
+      missing.push_back(entry.inputs[j]);
+  if (!missing.empty())
+    return Status::error(
+        where + "missing input" + (missing.size() > 1 ? "s " : " ") +
+        describeSlots(missing) + " (got " + std::to_string(inputs.size()) +
+        " of " + std::to_string(entry.inputs.size()) + " inputs)");
+  return Status::ok();
+}
+
+} // namespace
+
+Result<std::vector<NamedTensor>>
+Module::run(std::string_view entryName,
+            const std::vector<NamedTensor> &inputs) {
+  Impl &m = *impl_;
+  Result<size_t> index = m.entryIndex(entryName);
+  if (index.isError())
+    return index.status();
+  const EntryDesc &entry = m.desc.entries[index.value()];
+  EntryState &state = m.entries[index.value()];
+
+  std::vector<const HostTensor *> given;
+  CAPTURE_RT_RETURN_IF_ERROR(matchInputs(entry, inputs, given));
+
+  // One packed upload: every input lands at its offset in the mapped
+  // staging buffer; the recorded copy moves the whole buffer at once.
+  for (size_t j = 0; j < entry.inputs.size(); ++j)
+    if (entry.inputs[j].size)
+      std::memcpy(state.stagingIn.mapped() + entry.inputs[j].offset,
+                  given[j]->data.data(), entry.inputs[j].size);
+  if (!entry.inputs.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(state.stagingIn.flush());
+
+  // A failed replay leaves scratch undefined: probes must not read it.
+  m.lastReplayed = -1;
+  CAPTURE_RT_RETURN_IF_ERROR(m.dev.submitAndWait(
+      state.cmd, m.fence, "replay of entry '" + entry.name + "'"));
+  m.lastReplayed = static_cast<int64_t>(index.value());
+
+  std::vector<NamedTensor> outputs;
+  outputs.reserve(entry.outputs.size());
+  if (!entry.outputs.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
+  for (const TensorSlotDesc &slot : entry.outputs) {
+    NamedTensor out;
+    out.name = slot.name;
+    out.tensor.dtype = slot.dtype;
+    out.tensor.shape = slot.shape;
+    const uint8_t *src = state.stagingOut.mapped() + slot.offset;
+    out.tensor.data.assign(src, src + slot.size);
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+} // namespace capture::rt

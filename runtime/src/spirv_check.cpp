@@ -1,0 +1,203 @@
+//===- spirv_check.cpp - Structural checks of kernel SPIR-V ---------------===//
+
+#include "spirv_check.h"
+
+#include <cstdio>
+#include <map>
+
+#ifdef CAPTURE_RT_HAVE_SPIRV_TOOLS
+#include <spirv-tools/libspirv.hpp>
+#endif
+
+namespace capture::rt {
+namespace {
+
+// Opcodes, enumerants and sizes from the SPIR-V specification (unified 1.6).
+constexpr uint32_t kOpEntryPoint = 15;
+constexpr uint32_t kOpExecutionMode = 16;
+constexpr uint32_t kOpDecorate = 71;
+constexpr uint32_t kExecutionModelGLCompute = 5;
+constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kDecorationBinding = 33;
+constexpr uint32_t kDecorationDescriptorSet = 34;
+constexpr size_t kHeaderWords = 5;
+
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "0x%08x", v);
+  return buf;
+}
+
+/// Decodes a literal string occupying words [begin, end); the string ends at
+/// the first NUL. Sets `next` to the word after it, or returns false when no
+/// NUL is found inside the range.
+bool readString(const std::vector<uint32_t> &words, size_t begin, size_t end,
+                std::string &out, size_t &next) {
+  out.clear();
+  for (size_t w = begin; w < end; ++w) {
+    for (int b = 0; b < 4; ++b) {
+      char c = static_cast<char>((words[w] >> (8 * b)) & 0xff);
+      if (c == '\0') {
+        next = w + 1;
+        return true;
+      }
+      out += c;
+    }
+  }
+  return false;
+}
+
+#ifdef CAPTURE_RT_HAVE_SPIRV_TOOLS
+Status validateWithSpirvTools(const std::vector<uint32_t> &words,
+                              uint32_t vulkanApiVersion,
+                              const std::string &where) {
+  uint32_t minor = (vulkanApiVersion >> 12) & 0x3ff;
+  spv_target_env env = minor >= 3   ? SPV_ENV_VULKAN_1_3
+                       : minor == 2 ? SPV_ENV_VULKAN_1_2
+                       : minor == 1 ? SPV_ENV_VULKAN_1_1
+                                    : SPV_ENV_VULKAN_1_0;
+  spvtools::SpirvTools tools(env);
+  std::string first;
+  tools.SetMessageConsumer([&](spv_message_level_t level, const char *,
+                               const spv_position_t &position,
+                               const char *message) {
+    if (!first.empty() || level > SPV_MSG_ERROR)
+      return;
+    // The message ends with the disassembled instruction on its own line.
+    first = "word " + std::to_string(position.index) + ": ";
+    for (const char *c = message; *c; ++c)
+      if (*c != '\n')
+        first += *c;
+      else if (c[1])
+        first += " in:";
+  });
+  if (tools.Validate(words.data(), words.size()))
+    return Status::ok();
+  return Status::error(where + "SPIR-V fails validation for " +
+                       spvTargetEnvDescription(env) + ": " +
+                       (first.empty() ? "no details" : first));
+}
+#endif
+
+} // namespace
+
+bool spirvToolsValidationEnabled() {
+#ifdef CAPTURE_RT_HAVE_SPIRV_TOOLS
+  return true;
+#else
+  return false;
+#endif
+}
+
+Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
+                        uint32_t vulkanApiVersion) {
+  std::string where =
+      "capmod: kernel " + std::to_string(index) + " ('" + kernel.name + "'): ";
+  const std::vector<uint32_t> &words = kernel.spirv;
+  if (words.empty())
+    return Status::error(where + "SPIR-V is empty");
+  if (words[0] != kSpirvMagic)
+    return Status::error(
+        where + "SPIR-V starts with " + hex(words[0]) +
+        ", expected the magic number " + hex(kSpirvMagic) +
+        (words[0] == 0x03022307 ? " (file is byte-swapped)" : ""));
+  if (words.size() < kHeaderWords)
+    return Status::error(where + "SPIR-V has " + std::to_string(words.size()) +
+                         " words, less than its 5-word header");
+  uint32_t version = words[1];
+  uint32_t major = (version >> 16) & 0xff, minor = (version >> 8) & 0xff;
+  if (major != 1 || minor > 6 || (version & 0xff0000ff) != 0)
+    return Status::error(where + "SPIR-V version word " + hex(version) +
+                         " is not a version 1.0 to 1.6");
+
+  bool foundEntry = false;
+  uint32_t entryId = 0;
+  std::vector<std::string> computeEntries;
+  // LocalSize per entry point id.
+  std::map<uint32_t, std::vector<uint32_t>> localSizes;
+  // (descriptor set, binding) per decorated id.
+  std::map<uint32_t, std::pair<int64_t, int64_t>> resources;
+
+  for (size_t pos = kHeaderWords; pos < words.size();) {
+    uint32_t count = words[pos] >> 16, opcode = words[pos] & 0xffff;
+    if (count == 0 || count > words.size() - pos)
+      return Status::error(
+          where + "SPIR-V instruction at word " + std::to_string(pos) +
+          " (opcode " + std::to_string(opcode) + ") has word count " +
+          std::to_string(count) + ", but " +
+          std::to_string(words.size() - pos) + " words remain");
+    size_t end = pos + count;
+    if (opcode == kOpEntryPoint && count >= 4 &&
+        words[pos + 1] == kExecutionModelGLCompute) {
+      std::string name;
+      size_t next;
+      if (!readString(words, pos + 3, end, name, next))
+        return Status::error(where + "SPIR-V OpEntryPoint at word " +
+                             std::to_string(pos) + " has an unterminated name");
+      computeEntries.push_back(name);
+      if (name == kernel.entryPoint && !foundEntry) {
+        foundEntry = true;
+        entryId = words[pos + 2];
+      }
+    } else if (opcode == kOpExecutionMode && count >= 3 &&
+               words[pos + 2] == kExecutionModeLocalSize) {
+      if (count != 6)
+        return Status::error(where + "SPIR-V LocalSize at word " +
+                             std::to_string(pos) + " has " +
+                             std::to_string(count - 3) + " sizes, expected 3");
+      localSizes[words[pos + 1]] = {words[pos + 3], words[pos + 4],
+                                    words[pos + 5]};
+    } else if (opcode == kOpDecorate && count >= 4) {
+      uint32_t target = words[pos + 1], decoration = words[pos + 2];
+      auto it = resources.try_emplace(target, -1, -1).first;
+      if (decoration == kDecorationDescriptorSet)
+        it->second.first = words[pos + 3];
+      else if (decoration == kDecorationBinding)
+        it->second.second = words[pos + 3];
+    }
+    pos = end;
+  }
+
+  if (!foundEntry) {
+    std::string found;
+    for (const std::string &name : computeEntries)
+      found += (found.empty() ? "'" : ", '") + name + "'";
+    return Status::error(where + "SPIR-V has no GLCompute entry point named '" +
+                         kernel.entryPoint + "' (found: " +
+                         (found.empty() ? std::string("none") : found) + ")");
+  }
+  auto local = localSizes.find(entryId);
+  if (local != localSizes.end() && local->second != kernel.workgroupSize) {
+    const std::vector<uint32_t> &l = local->second;
+    std::string declared;
+    for (size_t i = 0; i < kernel.workgroupSize.size(); ++i)
+      declared += (i ? ", " : "") + std::to_string(kernel.workgroupSize[i]);
+    return Status::error(
+        where + "SPIR-V LocalSize is (" + std::to_string(l[0]) + ", " +
+        std::to_string(l[1]) + ", " + std::to_string(l[2]) +
+        "), but the module says workgroup_size (" + declared + ")");
+  }
+  for (const auto &[id, setBinding] : resources) {
+    auto [set, binding] = setBinding;
+    if (set < 0)
+      continue;
+    if (set != 0)
+      return Status::error(where + "SPIR-V resource %" + std::to_string(id) +
+                           " is in descriptor set " + std::to_string(set) +
+                           ", expected set 0");
+    if (binding < 0 || binding >= kernel.numBindings)
+      return Status::error(
+          where + "SPIR-V resource %" + std::to_string(id) + " has binding " +
+          std::to_string(binding) + ", but the kernel declares " +
+          std::to_string(kernel.numBindings) + " bindings (0.." +
+          std::to_string(static_cast<int64_t>(kernel.numBindings) - 1) + ")");
+  }
+#ifdef CAPTURE_RT_HAVE_SPIRV_TOOLS
+  return validateWithSpirvTools(words, vulkanApiVersion, where);
+#else
+  (void)vulkanApiVersion;
+  return Status::ok();
+#endif
+}
+
+} // namespace capture::rt

@@ -1,0 +1,58 @@
+//===- vk_util.cpp - Vulkan results as Status -----------------------------===//
+
+#include "vk_util.h"
+
+namespace capture::rt {
+
+std::string vkResultName(VkResult result) {
+  switch (result) {
+#define CASE(name)                                                             \
+  case name:                                                                   \
+    return #name;
+    CASE(VK_SUCCESS)
+    CASE(VK_NOT_READY)
+    CASE(VK_TIMEOUT)
+    CASE(VK_EVENT_SET)
+    CASE(VK_EVENT_RESET)
+    CASE(VK_INCOMPLETE)
+    CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+    CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    CASE(VK_ERROR_INITIALIZATION_FAILED)
+    CASE(VK_ERROR_DEVICE_LOST)
+    CASE(VK_ERROR_MEMORY_MAP_FAILED)
+    CASE(VK_ERROR_LAYER_NOT_PRESENT)
+    CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+    CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+    CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+    CASE(VK_ERROR_TOO_MANY_OBJECTS)
+    CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    CASE(VK_ERROR_FRAGMENTED_POOL)
+    CASE(VK_ERROR_UNKNOWN)
+    CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+    CASE(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    CASE(VK_ERROR_FRAGMENTATION)
+    CASE(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
+    CASE(VK_PIPELINE_COMPILE_REQUIRED)
+    CASE(VK_ERROR_VALIDATION_FAILED_EXT)
+    CASE(VK_ERROR_INVALID_SHADER_NV)
+#undef CASE
+  default:
+    return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
+  }
+}
+
+Status vkCheck(VkResult result, const char *call, const std::string &what) {
+  if (result == VK_SUCCESS)
+    return Status::ok();
+  return Status::error(std::string(call) + " failed" +
+                       (what.empty() ? "" : " for " + what) + ": " +
+                       vkResultName(result));
+}
+
+std::string vkVersionString(uint32_t version) {
+  return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(version)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(version));
+}
+
+} // namespace capture::rt

@@ -1,0 +1,481 @@
+//===- capmod_test.cpp - Parsing and verifying module files ---------------===//
+//
+// No device needed: everything here runs before the runtime touches Vulkan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/rt/capmod.h"
+#include "spirv_check.h"
+#include "test_util.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace capture::rt;
+using namespace capture::rt::test;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// Serializes `desc`, reads it back and returns the error message (or
+/// fails the test when reading succeeds).
+std::string readError(const ModuleDesc &desc) {
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+  EXPECT_TRUE(r.isError()) << "module was accepted";
+  return r.message();
+}
+
+std::string verifyError(const ModuleDesc &desc) {
+  Status s = verifyModuleDesc(desc);
+  EXPECT_TRUE(s.isError()) << "module was accepted";
+  return s.message();
+}
+
+DispatchDesc &dispatchOf(ModuleDesc &m, size_t entry, size_t command) {
+  return m.entries[entry].commands[command].dispatch;
+}
+
+DeviceLimits lavapipeLikeLimits() {
+  DeviceLimits l;
+  l.deviceName = "test-device";
+  l.apiVersion = (1u << 22) | (3u << 12);
+  for (int i = 0; i < 3; ++i) {
+    l.maxWorkGroupCount[i] = 65535;
+    l.maxWorkGroupSize[i] = 1024;
+  }
+  l.maxWorkGroupSize[2] = 64;
+  l.maxWorkGroupInvocations = 1024;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.maxStorageBufferRange = 1u << 27;
+  l.maxStorageBuffersPerSet = 64;
+  l.maxAllocationSize = 1ull << 31;
+  return l;
+}
+
+TEST(Capmod, RoundTrip) {
+  ModuleDesc desc = makeTestModule();
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(r.isOk()) << r.message();
+  const ModuleDesc &back = r.value();
+  EXPECT_EQ(back.formatVersion, 1u);
+  EXPECT_EQ(back.producer, desc.producer);
+  ASSERT_EQ(back.kernels.size(), 2u);
+  EXPECT_EQ(back.kernels[1].spirv, desc.kernels[1].spirv);
+  EXPECT_EQ(back.kernels[1].name, "mul_0");
+  ASSERT_EQ(back.buffers.size(), desc.buffers.size());
+  EXPECT_EQ(back.buffers[kScratch].kind, BufferKind::Scratch);
+  EXPECT_EQ(back.weights[0].init, desc.weights[0].init);
+  EXPECT_EQ(back.constants, desc.constants);
+  ASSERT_EQ(back.entries.size(), 3u);
+  const EntryDesc &p = back.entries[0];
+  EXPECT_EQ(p.name, "predict");
+  ASSERT_EQ(p.commands.size(), 4u);
+  EXPECT_EQ(p.commands[1].kind, CommandDesc::Kind::Barrier);
+  EXPECT_EQ(p.commands[2].dispatch.bindings[1].offset, 256u);
+  EXPECT_EQ(p.commands[2].dispatch.writes, std::vector<uint32_t>{2});
+  EXPECT_EQ(p.inputs[1].name, "b");
+  EXPECT_EQ(p.probes[0].name, "h");
+  EXPECT_EQ(back.entries[1].inputs.size(), 0u);
+  EXPECT_TRUE(verifyForDevice(back, lavapipeLikeLimits()).isOk());
+}
+
+TEST(Capmod, EveryTruncatedPrefixIsACleanError) {
+  std::vector<uint8_t> bytes = writeCapmod(makeTestModule());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    Result<ModuleDesc> r = readCapmod(bytes.data(), n);
+    if (r.isOk()) {
+      // FlatBuffers has no length field: only trailing alignment padding
+      // (after the last string's NUL) can go unnoticed, and then nothing
+      // of the content is lost.
+      ASSERT_GE(n + 8, bytes.size()) << "prefix of " << n << " accepted";
+      ASSERT_EQ(writeCapmod(r.value()), bytes) << "prefix of " << n;
+      continue;
+    }
+    ASSERT_THAT(r.message(), HasSubstr("capmod: "));
+  }
+  EXPECT_THAT(readCapmod(bytes.data(), 5).message(),
+              HasSubstr("file too small: 5 bytes"));
+  EXPECT_THAT(readCapmod(bytes.data(), bytes.size() / 2).message(),
+              HasSubstr("corrupt or truncated"));
+}
+
+TEST(Capmod, WrongFileIdentifier) {
+  std::vector<uint8_t> bytes = writeCapmod(makeTestModule());
+  std::memcpy(bytes.data() + 4, "NOPE", 4);
+  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(r.isError());
+  EXPECT_THAT(r.message(), AllOf(HasSubstr("file identifier is 'NOPE'"),
+                                 HasSubstr("expected 'CAPM'")));
+}
+
+TEST(Capmod, OtherFormatVersion) {
+  ModuleDesc desc = makeTestModule();
+  desc.formatVersion = 2;
+  EXPECT_THAT(readError(desc), AllOf(HasSubstr("format_version 2"),
+                                     HasSubstr("reads format_version 1")));
+}
+
+TEST(Capmod, OtherFormatVersionWithIncompatibleContent) {
+  // A version-2 file whose tables do not verify against the version-1
+  // schema is still reported as a version mismatch.
+  ModuleDesc desc = makeTestModule();
+  desc.formatVersion = 2;
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  bytes.resize(bytes.size() - 64);
+  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(r.isError());
+  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version 2"));
+}
+
+TEST(Capmod, RandomCorruptionNeverCrashes) {
+  std::vector<uint8_t> good = writeCapmod(makeTestModule());
+  std::mt19937 rng(1234);
+  size_t accepted = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::vector<uint8_t> bytes = good;
+    int flips = 1 + static_cast<int>(rng() % 4);
+    for (int f = 0; f < flips; ++f)
+      bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
+    Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+    if (r.isOk())
+      ++accepted; // e.g. a changed float in an initial value
+    else
+      ASSERT_THAT(r.message(), HasSubstr("capmod: "));
+  }
+  EXPECT_LT(accepted, 3000u);
+}
+
+TEST(CapmodVerify, BindingRangeOutOfBuffer) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 2).bindings[1] = {kScratch, 512, 256};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("capmod: dispatch 2 of entry 'predict': binding 1 "
+                        "range [512, 768) exceeds buffer 4 (Scratch, 512 "
+                        "bytes)"));
+}
+
+TEST(CapmodVerify, BindingRangeOverflow) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 0).bindings[0] = {kInput, 0xffffffffffffff00ull, 512};
+  EXPECT_THAT(verifyError(desc),
+              AllOf(HasSubstr("binding 0 range [18446744073709551360, "),
+                    HasSubstr("exceeds buffer 0 (Input, 512 bytes)")));
+}
+
+TEST(CapmodVerify, BufferIndexOutOfRange) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 0).bindings[2].buffer = 99;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("dispatch 0 of entry 'predict': binding 2: buffer "
+                        "index 99 out of range (module has 7 buffers)"));
+}
+
+TEST(CapmodVerify, KernelIndexOutOfRange) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 3).kernel = 7;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("dispatch 3 of entry 'predict': kernel index 7 out "
+                        "of range (module has 2 kernels)"));
+}
+
+TEST(CapmodVerify, MisalignedBindingOffset) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 2).bindings[1].offset = 260;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("binding 1 offset 260 is not a multiple of "
+                        "target.binding_alignment 256"));
+}
+
+TEST(CapmodVerify, BindingCountMismatch) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 0).bindings.pop_back();
+  EXPECT_THAT(readError(desc),
+              HasSubstr("dispatch 0 of entry 'predict': 2 bindings, but "
+                        "kernel 0 ('add_0') has num_bindings 3"));
+}
+
+TEST(CapmodVerify, GroupsShape) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 0).groups = {1, 1};
+  EXPECT_THAT(readError(desc), HasSubstr("groups has 2 entries, expected 3"));
+  desc = makeTestModule();
+  dispatchOf(desc, 0, 0).groups = {1, 0, 1};
+  EXPECT_THAT(readError(desc), HasSubstr("groups[1] is 0, expected >= 1"));
+}
+
+TEST(CapmodVerify, WritesIndexAndConstantWrites) {
+  ModuleDesc desc = makeTestModule();
+  dispatchOf(desc, 0, 0).writes = {3};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("writes index 3 out of range (dispatch has 3 "
+                        "bindings)"));
+  desc = makeTestModule();
+  dispatchOf(desc, 0, 3).writes = {1};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("binding 1 writes buffer 3 (Constants, 32 bytes), "
+                        "which is read-only"));
+}
+
+TEST(CapmodVerify, WorkgroupSize) {
+  ModuleDesc desc = makeTestModule();
+  desc.kernels[0].workgroupSize = {64, 1};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("kernel 0 ('add_0'): workgroup_size has 2 entries"));
+  desc = makeTestModule();
+  desc.kernels[1].workgroupSize = {64, 0, 1};
+  EXPECT_THAT(readError(desc), HasSubstr("workgroup_size[1] is 0"));
+}
+
+TEST(CapmodVerify, Spirv) {
+  ModuleDesc desc = makeTestModule();
+  desc.kernels[0].spirv.clear();
+  EXPECT_THAT(readError(desc),
+              HasSubstr("kernel 0 ('add_0'): SPIR-V is empty"));
+  desc = makeTestModule();
+  desc.kernels[0].spirv[0] = 0xdeadbeef;
+  EXPECT_THAT(readError(desc), AllOf(HasSubstr("SPIR-V starts with 0xdeadbeef"),
+                                     HasSubstr("magic number 0x07230203")));
+  desc = makeTestModule();
+  desc.kernels[1].spirv.resize(3);
+  EXPECT_THAT(readError(desc), HasSubstr("less than its 5-word header"));
+  desc = makeTestModule();
+  // OpCapability claims 0xffff words.
+  desc.kernels[1].spirv[5] =
+      (0xffffu << 16) | (desc.kernels[1].spirv[5] & 0xffff);
+  EXPECT_THAT(readError(desc),
+              HasSubstr("SPIR-V instruction at word 5 (opcode 17) has word "
+                        "count 65535"));
+}
+
+TEST(CapmodVerify, SpirvAgreesWithKernel) {
+  ModuleDesc desc = makeTestModule();
+  desc.kernels[0].entryPoint = "other";
+  EXPECT_THAT(readError(desc),
+              HasSubstr("no GLCompute entry point named 'other' (found: "
+                        "'main')"));
+  desc = makeTestModule();
+  desc.kernels[0].workgroupSize = {32, 1, 1};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("SPIR-V LocalSize is (64, 1, 1), but the module says "
+                        "workgroup_size (32, 1, 1)"));
+  desc = makeTestModule();
+  desc.kernels[0].numBindings = 2;
+  for (EntryDesc &e : desc.entries)
+    for (CommandDesc &c : e.commands)
+      if (c.kind == CommandDesc::Kind::Dispatch && c.dispatch.kernel == 0) {
+        c.dispatch.bindings.pop_back();
+        c.dispatch.writes.clear();
+      }
+  EXPECT_THAT(readError(desc),
+              HasSubstr("has binding 2, but the kernel declares 2 bindings"));
+}
+
+TEST(CapmodVerify, SpirvToolsValidation) {
+  // Without OpMemoryModel the instruction stream is still well-formed, so
+  // only the full validator notices.
+  ModuleDesc desc = makeTestModule();
+  std::vector<uint32_t> &words = desc.kernels[0].spirv;
+  for (size_t pos = 5; pos < words.size(); pos += words[pos] >> 16) {
+    if ((words[pos] & 0xffff) == 14) { // OpMemoryModel
+      words.erase(words.begin() + pos, words.begin() + pos + 3);
+      break;
+    }
+  }
+  ASSERT_EQ(words.size(), makeTestModule().kernels[0].spirv.size() - 3);
+  if (!spirvToolsValidationEnabled()) {
+    EXPECT_TRUE(verifyModuleDesc(desc).isOk());
+    GTEST_SKIP() << "built without CAPTURE_RT_WITH_SPIRV_TOOLS: only "
+                    "structural SPIR-V checks";
+  }
+  EXPECT_THAT(readError(desc),
+              AllOf(HasSubstr("kernel 0 ('add_0'): SPIR-V fails validation "
+                              "for SPIR-V 1.3 (under Vulkan 1.1 semantics)"),
+                    HasSubstr("memory model")));
+}
+
+TEST(CapmodVerify, Buffers) {
+  ModuleDesc desc = makeTestModule();
+  desc.buffers[kScratch].size = 0;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("buffer 4 (Scratch) has size 0, expected > 0"));
+  desc = makeTestModule();
+  desc.buffers[kScratch].kind = static_cast<BufferKind>(9);
+  EXPECT_THAT(readError(desc), HasSubstr("buffer 4 has kind 9"));
+}
+
+TEST(CapmodVerify, Weights) {
+  ModuleDesc desc = makeTestModule();
+  desc.weights[0].init->pop_back();
+  EXPECT_THAT(readError(desc),
+              HasSubstr("weight 0 ('w'): init has 31 bytes, expected 32"));
+  desc = makeTestModule();
+  desc.weights[0].shape = {3, 4};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("weight 0 ('w') has size 32 bytes, expected 48 for "
+                        "[3, 4] (f32)"));
+  desc = makeTestModule();
+  desc.weights[0].offset = 240;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("weight 0 ('w'): range [240, 272) exceeds buffer 2 "
+                        "(Weights, 256 bytes)"));
+  desc = makeTestModule();
+  desc.weightsBuffer = -1;
+  EXPECT_THAT(readError(desc), HasSubstr("1 weights but no weights_buffer"));
+  desc = makeTestModule();
+  desc.weightsBuffer = kScratch;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("weights_buffer is buffer 4 (Scratch, 512 bytes), "
+                        "expected a buffer of kind Weights"));
+  desc = makeTestModule();
+  desc.weights.push_back(desc.weights[0]);
+  EXPECT_THAT(readError(desc), HasSubstr("two weights are named 'w'"));
+  desc = makeTestModule();
+  desc.weights.push_back(desc.weights[0]);
+  desc.weights[1].name = "v";
+  desc.weights[1].offset = 16;
+  EXPECT_THAT(readError(desc), HasSubstr("overlap"));
+  desc = makeTestModule();
+  desc.weights[0].init.reset(); // absent: zeros, allowed
+  EXPECT_TRUE(verifyModuleDesc(desc).isOk());
+}
+
+TEST(CapmodVerify, Constants) {
+  ModuleDesc desc = makeTestModule();
+  desc.constants->resize(28);
+  EXPECT_THAT(readError(desc),
+              HasSubstr("constants have 28 bytes, expected 32 (the size of "
+                        "buffer 3 (Constants, 32 bytes))"));
+  desc = makeTestModule();
+  desc.constantsBuffer = -1;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("32 bytes of constants but no constants_buffer"));
+}
+
+TEST(CapmodVerify, EntryBuffersHaveTheRightKind) {
+  ModuleDesc desc = makeTestModule();
+  desc.entries[0].inputBuffer = kOutput;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("entry 'predict': input_buffer is buffer 1 (Output, "
+                        "512 bytes), expected a buffer of kind Input"));
+  desc = makeTestModule();
+  desc.entries[0].outputBuffer = 42;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("entry 'predict': output_buffer: buffer index 42 out "
+                        "of range"));
+}
+
+TEST(CapmodVerify, TensorSlots) {
+  ModuleDesc desc = makeTestModule();
+  desc.entries[0].inputs[1].size = 28;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("entry 'predict': input 'b' has size 28 bytes, "
+                        "expected 32 for [2, 4] (f32)"));
+  desc = makeTestModule();
+  desc.entries[0].outputs[1].offset = 500;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("entry 'predict': output 'z': range [500, 532) "
+                        "exceeds buffer 1 (Output, 512 bytes)"));
+  desc = makeTestModule();
+  desc.entries[0].inputs[1].buffer = kSideInput;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("input 'b' is in buffer 6, expected the entry's "
+                        "input buffer 0"));
+  desc = makeTestModule();
+  desc.entries[0].probes[0].shape = {2, -4};
+  EXPECT_THAT(readError(desc), HasSubstr("probe 'h' has shape [2, -4]"));
+  desc = makeTestModule();
+  desc.entries[0].inputs[0].dtype = static_cast<DType>(5);
+  EXPECT_THAT(readError(desc), HasSubstr("input 'x' has dtype 5"));
+  desc = makeTestModule();
+  desc.entries[0].inputs[1].offset = 16;
+  EXPECT_THAT(readError(desc),
+              HasSubstr("inputs 'x' [0, 32) and 'b' [16, 48) overlap"));
+}
+
+TEST(CapmodVerify, UniqueNames) {
+  ModuleDesc desc = makeTestModule();
+  desc.entries[1].name = "predict";
+  EXPECT_THAT(readError(desc), HasSubstr("two entries are named 'predict'"));
+  desc = makeTestModule();
+  desc.entries[0].probes[0].name = "y";
+  EXPECT_THAT(readError(desc),
+              HasSubstr("entry 'predict': two tensors are named 'y'"));
+  desc = makeTestModule();
+  desc.entries[0].inputs[0].name = "";
+  EXPECT_THAT(readError(desc), HasSubstr("has an empty name"));
+  desc = makeTestModule();
+  desc.entries.clear();
+  EXPECT_THAT(readError(desc), HasSubstr("module has no entries"));
+}
+
+TEST(CapmodVerify, HazardWithoutBarrier) {
+  ModuleDesc desc = makeTestModule();
+  auto &cmds = desc.entries[0].commands;
+  cmds.erase(cmds.begin() + 1); // the barrier between h's write and reads
+  EXPECT_THAT(readError(desc),
+              HasSubstr("entry 'predict': dispatch 0 writes buffer 4 "
+                        "(Scratch, 512 bytes) range [0, 32), which dispatch 1 "
+                        "reads in range [0, 32) with no Barrier between"));
+}
+
+TEST(CapmodVerify, WriteAfterWriteWithoutBarrier) {
+  ModuleDesc desc = makeTestModule();
+  // Dispatch 3 writes z over y's range, unordered with dispatch 2.
+  dispatchOf(desc, 0, 3).bindings[2] = {kOutput, 0, 32};
+  EXPECT_THAT(readError(desc), HasSubstr("also writes"));
+}
+
+TEST(CapmodVerify, DisjointWritesNeedNoBarrier) {
+  ModuleDesc desc = makeTestModule();
+  // Both read h and write disjoint ranges of the output buffer: no hazard.
+  EXPECT_TRUE(verifyModuleDesc(desc).isOk());
+  // Overlap inside one dispatch (in-place update) is the kernel's business.
+  dispatchOf(desc, 0, 0).bindings[0] = {kScratch, 0, 32};
+  EXPECT_TRUE(verifyModuleDesc(desc).isOk());
+}
+
+TEST(CapmodVerify, DeviceLimits) {
+  ModuleDesc desc = makeTestModule();
+  DeviceLimits limits = lavapipeLikeLimits();
+  EXPECT_TRUE(verifyForDevice(desc, limits).isOk());
+  dispatchOf(desc, 0, 0).groups = {70000, 1, 1};
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              AllOf(HasSubstr("dispatch 0 of entry 'predict': groups x is "
+                              "70000, more than the limit 65535"),
+                    HasSubstr("on device 'test-device'")));
+  desc = makeTestModule();
+  limits.maxWorkGroupSize[0] = 32;
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              HasSubstr("workgroup_size x is 64, more than the limit 32"));
+  limits = lavapipeLikeLimits();
+  limits.minStorageBufferOffsetAlignment = 512;
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              HasSubstr("binding_alignment 256 is not a multiple of "
+                        "minStorageBufferOffsetAlignment 512"));
+  limits = lavapipeLikeLimits();
+  limits.apiVersion = 1u << 22;
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              HasSubstr("module needs Vulkan 1.1.0, but only 1.0.0"));
+  limits = lavapipeLikeLimits();
+  limits.maxStorageBufferRange = 16;
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              HasSubstr("more than maxStorageBufferRange 16"));
+  limits = lavapipeLikeLimits();
+  limits.maxAllocationSize = 300;
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              HasSubstr("buffer 0 (Input) is 512 bytes, more than the "
+                        "largest allocation (300 bytes)"));
+}
+
+TEST(Capmod, FileErrorsNameThePath) {
+  Result<ModuleDesc> r = readCapmodFile("/nonexistent/m.capmod");
+  ASSERT_TRUE(r.isError());
+  EXPECT_THAT(r.message(), HasSubstr("/nonexistent/m.capmod"));
+}
+
+} // namespace

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Capture needs. Safe to re-run: does nothing when all are present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
+  spirv-tools libflatbuffers-dev flatbuffers-compiler
+  libgtest-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

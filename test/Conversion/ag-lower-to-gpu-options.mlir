@@ -1,0 +1,20 @@
+// RUN: not capture-opt %s -ag-pack-io -ag-lower-to-gpu=alignment=8 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: capture-opt %s -ag-pack-io=alignment=64 -ag-lower-to-gpu="alignment=64 workgroup-size=128" -canonicalize | FileCheck %s
+
+// BAD: error: ag-lower-to-gpu: alignment must be a power of two >= 16, got 8
+
+// CHECK: ag.binding_alignment = 64 : i64
+// CHECK-DAG: ag.weight @w : tensor<3xf32> {ag.offset = 0 : i64}
+// CHECK-DAG: ag.weight @v : tensor<3xf32> {ag.offset = 64 : i64}
+// CHECK-LABEL: func.func @f
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: gpu.launch_func {{.*}} threads in (%[[C128]],
+// CHECK: gpu.func {{.*}} #spirv.entry_point_abi<workgroup_size = [128, 1, 1]>
+ag.weight @w : tensor<3xf32>
+ag.weight @v : tensor<3xf32>
+ag.forward @f() -> (tensor<3xf32> {ag.name = "y"}) {
+  %w = ag.read_weight @w : tensor<3xf32>
+  %v = ag.read_weight @v : tensor<3xf32>
+  %0 = ag.add %w, %v : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  ag.return %0 : tensor<3xf32>
+}

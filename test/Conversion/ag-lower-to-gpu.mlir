@@ -1,0 +1,104 @@
+// RUN: capture-opt %s -split-input-file -ag-pack-io -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
+
+// Weights, constants and the entry's scratch become byte globals; every
+// compute op becomes a gpu.launch_func whose arguments are memref.views of
+// buffer ranges (operands first, the written result last); outputs are
+// written in place in the output buffer; scratch ranges are reused once
+// their value is dead, except a probed value's.
+
+ag.weight @w trainable : tensor<4x8xf32>
+ag.weight @b : tensor<8xf32> = dense<0.5>
+ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
+    -> (tensor<2x8xf32> {ag.name = "y"}, tensor<2x4xf32> {ag.name = "xin"}) {
+  %w = ag.read_weight @w : tensor<4x8xf32>
+  %b = ag.read_weight @b : tensor<8xf32>
+  %c = ag.constant dense<2.0> : tensor<8xf32>
+  %0 = ag.matmul %x, %w : (tensor<2x4xf32>, tensor<4x8xf32>) -> tensor<2x8xf32>
+  %1 = ag.add %0, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %2 = ag.mul %1, %c : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %h = ag.probe "pre" %2 : tensor<2x8xf32>
+  %3 = ag.tanh %h : tensor<2x8xf32>
+  %4 = ag.relu %3 : tensor<2x8xf32>
+  ag.return %4, %x : tensor<2x8xf32>, tensor<2x4xf32>
+}
+
+// CHECK: module attributes {ag.binding_alignment = 256 : i64, gpu.container_module, spirv.target_env =
+// CHECK-DAG: memref.global "private" @__ag_weights : memref<288xi8> = uninitialized
+// CHECK-DAG: memref.global "private" constant @__ag_constants : memref<32xi8> = dense<[0, 0, 0, 64,
+// CHECK-DAG: ag.weight @w trainable : tensor<4x8xf32> {{.*}}{ag.offset = 0 : i64}
+// CHECK-DAG: ag.weight @b : tensor<8xf32> = dense<5.000000e-01> {ag.offset = 256 : i64}
+// CHECK-DAG: memref.global "private" @__ag_scratch_mlp : memref<320xi8> = uninitialized
+
+// CHECK-LABEL: func.func @mlp
+// CHECK-SAME: (%[[IN:.*]]: memref<32xi8>, %[[OUT:.*]]: memref<288xi8>)
+// CHECK-SAME: ag.entry = "forward"
+// CHECK-SAME: ag.input_layout = [#ag.segment<"x", [2, 4], f32, offset = 0>]
+// CHECK-SAME: ag.output_layout = [#ag.segment<"y", [2, 8], f32, offset = 0>, #ag.segment<"xin", [2, 4], f32, offset = 256>]
+// CHECK-SAME: ag.probes = [{buffer = "scratch", segment = #ag.segment<"pre", [2, 8], f32, offset = 0>}]
+// CHECK-SAME: ag.scratch = @__ag_scratch_mlp
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[CST:.*]] = memref.get_global @__ag_constants
+// CHECK-DAG: %[[SCR:.*]] = memref.get_global @__ag_scratch_mlp
+// CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
+// CHECK: %[[X:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2x4xf32>
+// CHECK: %[[W:.*]] = memref.view %[[WTS]][%[[C0]]][] : memref<288xi8> to memref<4x8xf32>
+// CHECK: %[[T0:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<2x8xf32>
+// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[X]] : memref<2x4xf32>, %[[W]] : memref<4x8xf32>, %[[T0]] : memref<2x8xf32>)
+// CHECK: %[[B:.*]] = memref.view %[[WTS]][%[[C256]]][] : memref<288xi8> to memref<8xf32>
+// CHECK: %[[T1:.*]] = memref.view %[[SCR]][%[[C256]]][] : memref<320xi8> to memref<2x8xf32>
+// CHECK: gpu.launch_func @add_{{[0-9]+}}::@add_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[B]] : memref<8xf32>, %[[T1]] : memref<2x8xf32>)
+// The matmul result is dead after the add: the mul (the probed value) reuses its range.
+// CHECK: %[[C:.*]] = memref.view %[[CST]][%[[C0]]][] : memref<32xi8> to memref<8xf32>
+// CHECK: gpu.launch_func @mul_{{[0-9]+}}::@mul_{{[0-9]+}} {{.*}} args(%[[T1]] : memref<2x8xf32>, %[[C]] : memref<8xf32>, %[[T0]] : memref<2x8xf32>)
+// CHECK: gpu.launch_func @tanh_{{[0-9]+}}::@tanh_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[T1]] : memref<2x8xf32>)
+// The last op writes output "y" in place.
+// CHECK: %[[Y:.*]] = memref.view %[[OUT]][%[[C0]]][] : memref<288xi8> to memref<2x8xf32>
+// CHECK: gpu.launch_func @relu_{{[0-9]+}}::@relu_{{[0-9]+}} {{.*}} args(%[[T1]] : memref<2x8xf32>, %[[Y]] : memref<2x8xf32>)
+// An input returned as an output is copied.
+// CHECK: %[[XIN:.*]] = memref.view %[[OUT]][%[[C256]]][] : memref<288xi8> to memref<2x4xf32>
+// CHECK: gpu.launch_func @copy_{{[0-9]+}}::@copy_{{[0-9]+}} {{.*}} args(%[[X]] : memref<2x4xf32>, %[[XIN]] : memref<2x4xf32>)
+// CHECK: return
+
+// The kernels: one gpu.module each, a grid-stride loop over the outputs.
+// CHECK: gpu.module @[[MM]]
+// CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2x4xf32>, %[[BB:.*]]: memref<4x8xf32>, %[[R:.*]]: memref<2x8xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c16 step
+// CHECK: scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
+// CHECK: memref.load %[[A]]
+// CHECK: memref.load %[[BB]]
+// CHECK: arith.mulf
+// CHECK: arith.addf %[[ACC]]
+// CHECK: memref.store %{{.*}}, %[[R]]
+// CHECK: gpu.module @add_
+// CHECK: gpu.module @mul_
+// CHECK: gpu.module @tanh_
+// CHECK: math.exp
+// CHECK: math.copysign
+// CHECK: gpu.module @relu_
+// CHECK: arith.maximumf
+// CHECK: gpu.module @copy_
+
+// -----
+
+// Identical ops share one kernel; reductions loop over the reduced axis.
+ag.forward @shared(%x: tensor<3x5xf32> {ag.name = "x"}) -> (tensor<3xf32> {ag.name = "r"}, tensor<1x5xf32> {ag.name = "c"}) {
+  %0 = ag.exp %x : tensor<3x5xf32>
+  %1 = ag.exp %0 : tensor<3x5xf32>
+  %r = ag.sum %1 axis = 1 : tensor<3x5xf32> -> tensor<3xf32>
+  %c = ag.mean %1 axis = 0 keepdim : tensor<3x5xf32> -> tensor<1x5xf32>
+  ag.return %r, %c : tensor<3xf32>, tensor<1x5xf32>
+}
+// CHECK-LABEL: func.func @shared
+// CHECK: gpu.launch_func @[[EXP:exp_[0-9]+]]::@[[EXP]]
+// CHECK: gpu.launch_func @[[EXP]]::@[[EXP]]
+// CHECK: gpu.launch_func @sum_
+// CHECK: gpu.launch_func @mean_
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.module @[[EXP]]
+// CHECK-NOT: gpu.module @exp_
+// CHECK: gpu.module @sum_
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args
+// CHECK: gpu.module @mean_
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
+// CHECK: arith.divf %{{.*}}, %cst

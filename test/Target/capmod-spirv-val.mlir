@@ -1,0 +1,47 @@
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: capture-aot %s -o %t/m.capmod --dump-spirv %t/spv
+// RUN: ls %t/spv | FileCheck %s --check-prefix=KERNELS
+// RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 $f || exit 1; done
+// RUN: test -s %t/m.capmod
+
+// Every kind of kernel the lowering emits passes spirv-val for Vulkan 1.1.
+
+// KERNELS-DAG: {{^}}add_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}sub_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}mul_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}div_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}neg_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}exp_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}log_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}tanh_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}sigmoid_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}relu_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}sqrt_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}square_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}matmul_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}sum_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}mean_{{[0-9]+}}.spv
+// KERNELS-DAG: {{^}}copy_{{[0-9]+}}.spv
+
+ag.weight @w : tensor<4x3xf32> = dense<0.25>
+ag.forward @all(%x: tensor<2x4xf32> {ag.name = "x"}) -> (tensor<2x3xf32> {ag.name = "y"}, tensor<f32> {ag.name = "s"},
+                                                         tensor<1x3xf32> {ag.name = "m"}, tensor<2x4xf32> {ag.name = "x2"}) {
+  %w = ag.read_weight @w : tensor<4x3xf32>
+  %c = ag.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %0 = ag.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %1 = ag.add %0, %c : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = ag.sub %1, %c : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %3 = ag.mul %2, %2 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = ag.div %3, %c : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %5 = ag.neg %4 : tensor<2x3xf32>
+  %6 = ag.exp %5 : tensor<2x3xf32>
+  %7 = ag.log %6 : tensor<2x3xf32>
+  %8 = ag.tanh %7 : tensor<2x3xf32>
+  %9 = ag.sigmoid %8 : tensor<2x3xf32>
+  %10 = ag.relu %9 : tensor<2x3xf32>
+  %11 = ag.sqrt %10 : tensor<2x3xf32>
+  %12 = ag.square %11 : tensor<2x3xf32>
+  %s = ag.sum %12 : tensor<2x3xf32> -> tensor<f32>
+  %m = ag.mean %12 axis = 0 keepdim : tensor<2x3xf32> -> tensor<1x3xf32>
+  ag.return %12, %s, %m, %x : tensor<2x3xf32>, tensor<f32>, tensor<1x3xf32>, tensor<2x4xf32>
+}

@@ -1,0 +1,17 @@
+// RUN: not capture-aot %s -o %t.capmod 2>&1 | FileCheck %s
+// RUN: not capture-aot %S/does-not-exist.mlir -o %t.capmod 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not capture-aot %S/Inputs/malformed.mlir -o %t.capmod 2>&1 | FileCheck %s --check-prefix=MALFORMED
+
+// capture-aot runs the guard first: a trace with a read-back is rejected,
+// naming the site, and no module is written.
+
+// CHECK: capture-aot-errors.mlir:[[@LINE+3]]:1: error: capture guard: entry @f did work outside the graph
+// CHECK: capture-aot-errors.mlir:[[@LINE+4]]:3: note: download (read-back) of a device value here, 1 time
+// MISSING: capture-aot: error: cannot open input file '{{.*}}does-not-exist.mlir'
+ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  %0 = ag.exp %x : tensor<2xf32>
+  ag.download %0 : tensor<2xf32>
+  ag.return %0 : tensor<2xf32>
+}
+
+// MALFORMED: malformed.mlir:3:{{[0-9]+}}: error: use of undeclared SSA value name

@@ -1,0 +1,46 @@
+// RUN: capture-opt %s -split-input-file -verify-diagnostics -ag-verify-capture
+
+// A trace that uploaded host data twice at one site (one source line), once
+// at another, read a value back and launched an op eagerly twice: ONE error
+// names every site with its count.
+
+// expected-error @+1 {{capture guard: entry @step did work outside the graph while tracing, which a replay would not repeat: 3 uploads of host data, 1 download, 2 eager launches at 4 sites}}
+ag.forward @step(%x: tensor<2x4xf32> {ag.name = "x"}) -> (tensor<2x4xf32> {ag.name = "y"}) {
+  // expected-note @+1 {{upload of host data here, 2 times}}
+  %m1 = ag.upload : tensor<2x4xf32>   %m2 = ag.upload : tensor<2x4xf32>
+  // expected-note @+1 {{upload of host data here, 1 time}}
+  %m3 = ag.upload : tensor<2x4xf32>
+  // A data-independent constant is allowed.
+  %seed = ag.upload constant : tensor<f32> = dense<1.0>
+  %0 = ag.mul %x, %m1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  // expected-note @+1 {{download (read-back) of a device value here, 1 time}}
+  ag.download %0 : tensor<2x4xf32>
+  // expected-note @+1 {{eager launch of 'relu' here, 2 times}}
+  %e1 = ag.eager "relu" (%0) : (tensor<2x4xf32>) -> tensor<2x4xf32>   %e2 = ag.eager "relu" (%0) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  ag.return %e2 : tensor<2x4xf32>
+}
+
+// -----
+
+// Every offending entry gets its own diagnostic; clean entries pass.
+ag.weight @w : tensor<2xf32>
+ag.forward @clean(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  %w = ag.read_weight @w : tensor<2xf32>
+  %one = ag.upload constant : tensor<2xf32> = dense<1.0>
+  %0 = ag.add %x, %w : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = ag.add %0, %one : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  ag.return %1 : tensor<2xf32>
+}
+// expected-error @+1 {{entry @first did work outside the graph while tracing, which a replay would not repeat: 1 download at 1 site}}
+ag.forward @first(%x: tensor<2xf32> {ag.name = "x"}) -> () {
+  // expected-note @+1 {{download (read-back) of a device value here, 1 time}}
+  ag.download %x : tensor<2xf32>
+  ag.return
+}
+// An upload that recorded its (data-dependent) value is still rejected.
+// expected-error @+1 {{entry @second did work outside the graph while tracing, which a replay would not repeat: 1 upload of host data at 1 site}}
+ag.forward @second() -> () {
+  // expected-note @+1 {{upload of host data here, 1 time}}
+  %u = ag.upload : tensor<2xf32> = dense<3.0>
+  ag.return
+}

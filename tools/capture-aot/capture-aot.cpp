@@ -1,0 +1,97 @@
+//===- capture-aot.cpp - Compile an ag module into a .capmod file ---------===//
+
+#include "capture/InitAll.h"
+#include "capture/Pipelines/Pipelines.h"
+#include "capture/Target/Capmod.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("Output .capmod file"),
+                                       cl::value_desc("file"), cl::Required);
+static cl::opt<std::string> dumpSpirvDir(
+    "dump-spirv",
+    cl::desc("Also write every kernel's SPIR-V to DIR/<kernel>.spv"),
+    cl::value_desc("dir"));
+static cl::opt<bool> printIR("print-ir",
+                             cl::desc("Print the lowered module to stdout"));
+static cl::opt<bool>
+    printModule("print-module",
+                cl::desc("Print a summary of the written module (buffers, "
+                         "kernels, I/O slots, dispatches and barriers)"));
+static cl::opt<int64_t> alignment("alignment",
+                                  cl::desc("Binding offset alignment (bytes)"),
+                                  cl::init(256));
+static cl::opt<unsigned> workgroupSize("workgroup-size",
+                                       cl::desc("Invocations per workgroup"),
+                                       cl::init(64));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Capture ahead-of-time compiler: .mlir (ag "
+                              "dialect) -> .capmod\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  capture::registerAllDialects(registry);
+  MLIRContext context(registry);
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    llvm::errs() << "capture-aot: error: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return 1;
+  capture::PipelineOptions options;
+  options.alignment = alignment;
+  options.workgroupSize = workgroupSize;
+  capture::buildForwardPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+  if (printIR)
+    module->print(llvm::outs());
+
+  if (!dumpSpirvDir.empty() &&
+      failed(capture::dumpSpirv(*module, dumpSpirvDir)))
+    return 1;
+  std::vector<uint8_t> bytes;
+  if (failed(capture::writeCapmod(*module, bytes)))
+    return 1;
+  auto output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "capture-aot: error: " << error << "\n";
+    return 1;
+  }
+  output->os().write(reinterpret_cast<const char *>(bytes.data()),
+                     bytes.size());
+  output->keep();
+  if (printModule)
+    capture::printCapmod(bytes, llvm::outs());
+  return 0;
+}
