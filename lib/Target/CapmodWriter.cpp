@@ -70,11 +70,6 @@ private:
 
 } // namespace
 
-static uint64_t byteSizeOf(MemRefType type) {
-  return type.getNumElements() *
-         ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
-}
-
 /// The little-endian bytes of an f32 elements attribute.
 static std::vector<uint8_t> bytesOf(ElementsAttr value) {
   std::vector<uint8_t> bytes;
@@ -157,7 +152,7 @@ FailureOr<ByteRange> Writer::rangeOf(Value value, uint32_t input,
     return view.emitOpError() << "views a value that is not a buffer";
   }
   uint64_t begin = *shift;
-  return ByteRange{buffer, begin, begin + byteSizeOf(view.getType())};
+  return ByteRange{buffer, begin, begin + getByteSize(view.getType())};
 }
 
 /// Converts an I/O layout or probe segment to a tensor slot.

@@ -81,9 +81,7 @@ struct LowerToGPUPass : public capture::impl::LowerToGPUBase<LowerToGPUPass> {
 } // namespace
 
 static int64_t byteSize(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  return tensor.getNumElements() *
-         ((tensor.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  return getByteSize(cast<ShapedType>(type));
 }
 
 static StringRef homeName(Home home) {

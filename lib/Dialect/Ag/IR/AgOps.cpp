@@ -224,22 +224,21 @@ LogicalResult ForwardOp::verify() {
       return failure();
     return success();
   }
-  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32())
-      return emitOpError() << "input #" << i
-                           << " must be a statically shaped f32 tensor, but "
-                              "found "
-                           << t;
-  }
-  for (auto [i, t] : llvm::enumerate(type.getResults())) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape() || !tensor.getElementType().isF32())
-      return emitOpError() << "output #" << i
-                           << " must be a statically shaped f32 tensor, but "
-                              "found "
-                           << t;
-  }
+  auto verifyTypes = [&](TypeRange types, StringRef what) -> LogicalResult {
+    for (auto [i, t] : llvm::enumerate(types)) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      if (!tensor || !tensor.hasStaticShape() ||
+          !tensor.getElementType().isF32())
+        return emitOpError() << what << " #" << i
+                             << " must be a statically shaped f32 tensor, but "
+                                "found "
+                             << t;
+    }
+    return success();
+  };
+  if (failed(verifyTypes(type.getInputs(), "input")) ||
+      failed(verifyTypes(type.getResults(), "output")))
+    return failure();
   if (failed(verifyNames(*this, type.getNumInputs(), "input",
                          [&](unsigned i) { return getInputName(i); })) ||
       failed(verifyNames(*this, type.getNumResults(), "output",
@@ -458,8 +457,7 @@ LogicalResult UploadOp::verify() {
 // InputViewOp, PackOutputsOp
 //===----------------------------------------------------------------------===//
 
-/// Bytes a static f32/i32 tensor occupies.
-static int64_t byteSize(RankedTensorType type) {
+int64_t capture::ag::getByteSize(ShapedType type) {
   return type.getNumElements() *
          ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
@@ -468,7 +466,7 @@ LogicalResult InputViewOp::verify() {
   if (failed(verifyStatic(*this)))
     return failure();
   int64_t bytes = tensorOf(getBuffer()).getDimSize(0);
-  int64_t size = byteSize(tensorOf(getResult()));
+  int64_t size = getByteSize(tensorOf(getResult()));
   auto offset = static_cast<int64_t>(getOffset());
   if (offset < 0 || offset + size > bytes)
     return emitOpError() << "view of " << size << " bytes at offset " << offset
@@ -538,7 +536,7 @@ LogicalResult PackOutputsOp::verify() {
                          << getOffsets().size() << " offsets";
   int64_t bytes = tensorOf(getResult()).getDimSize(0);
   for (auto [i, value, offset] : llvm::enumerate(getOutputs(), getOffsets())) {
-    int64_t size = byteSize(tensorOf(value));
+    int64_t size = getByteSize(tensorOf(value));
     if (offset < 0 || offset + size > bytes)
       return emitOpError() << "output #" << i << " (" << size
                            << " bytes at offset " << offset

@@ -24,6 +24,9 @@ namespace capture::ag {
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
+/// Bytes a static tensor or memref of f32/i32/i8 elements occupies.
+int64_t getByteSize(mlir::ShapedType type);
+
 /// Formats a shape as `[2, 4]` for diagnostics.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
