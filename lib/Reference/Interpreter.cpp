@@ -3,12 +3,14 @@
 #include "capture/Reference/Interpreter.h"
 
 #include "Kernels.h"
+#include "OpEval.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -114,6 +116,23 @@ static LogicalResult checkSupplied(Operation *op, const Tensor &tensor,
   return success();
 }
 
+/// Checks that every value of the i32 tensor `tensor` is an integer
+/// representable as a 32-bit signed integer; `what` names the tensor.
+static LogicalResult checkInt32(Operation *op, const Tensor &tensor,
+                                const Twine &what) {
+  for (auto [i, value] : llvm::enumerate(tensor.data)) {
+    // Written so that NaN fails too.
+    if (value >= -0x1p31 && value < 0x1p31 && std::floor(value) == value)
+      continue;
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::format("%.17g", value);
+    return op->emitError() << what << " is i32, but its value " << text
+                           << " at position " << i
+                           << " is not a 32-bit integer";
+  }
+  return success();
+}
+
 /// The value of an elements attribute (a constant, an upload's data, a
 /// weight's initial value) as a tensor.
 static FailureOr<Tensor> tensorFromElements(Operation *op, ElementsAttr attr,
@@ -154,51 +173,70 @@ static FailureOr<Tensor> tensorFromElements(Operation *op, ElementsAttr attr,
 }
 
 //===----------------------------------------------------------------------===//
-// Scalar math of the elementwise ops, in double (the kernels round to float
-// in F32 precision)
-//===----------------------------------------------------------------------===//
-
-static double scalarNeg(double x) { return -x; }
-static double scalarExp(double x) { return std::exp(x); }
-static double scalarLog(double x) { return std::log(x); }
-// std::tanh saturates to +-1, where an exp-based formula would give inf/inf.
-static double scalarTanh(double x) { return std::tanh(x); }
-static double scalarSigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-// NaN is passed through, as in PyTorch, rather than clamped to 0.
-static double scalarRelu(double x) { return std::isnan(x) || x > 0 ? x : 0.0; }
-static double scalarSqrt(double x) { return std::sqrt(x); }
-static double scalarSquare(double x) { return x * x; }
-static double scalarAdd(double a, double b) { return a + b; }
-static double scalarSub(double a, double b) { return a - b; }
-static double scalarMul(double a, double b) { return a * b; }
-static double scalarDiv(double a, double b) { return a / b; }
-
-//===----------------------------------------------------------------------===//
 // lookupEntry
 //===----------------------------------------------------------------------===//
 
-FailureOr<ag::ForwardOp> reference::lookupEntry(ModuleOp module,
-                                                StringRef entry) {
-  SmallVector<ag::ForwardOp> entries(module.getOps<ag::ForwardOp>());
-  std::vector<std::string> names;
-  for (ag::ForwardOp forward : entries)
-    names.push_back(forward.getSymName().str());
+Entry Entry::dynCast(Operation *op) {
+  if (isa_and_nonnull<ag::ForwardOp, ag::TrainStepOp>(op))
+    return Entry(cast<FunctionOpInterface>(op));
+  return Entry();
+}
+
+StringRef Entry::getKindName() { return fn->getName().getStringRef(); }
+
+StringRef Entry::getSymName() { return fn.getName(); }
+
+unsigned Entry::getNumArguments() { return fn.getNumArguments(); }
+
+BlockArgument Entry::getArgument(unsigned i) { return fn.getArgument(i); }
+
+unsigned Entry::getNumResults() { return fn.getNumResults(); }
+
+ArrayRef<Type> Entry::getResultTypes() { return fn.getResultTypes(); }
+
+StringRef Entry::getInputName(unsigned i) {
+  if (auto forward = dyn_cast<ag::ForwardOp>(fn.getOperation()))
+    return forward.getInputName(i);
+  return cast<ag::TrainStepOp>(fn.getOperation()).getInputName(i);
+}
+
+StringRef Entry::getOutputName(unsigned i) {
+  if (auto forward = dyn_cast<ag::ForwardOp>(fn.getOperation()))
+    return forward.getOutputName(i);
+  return cast<ag::TrainStepOp>(fn.getOperation()).getOutputName(i);
+}
+
+bool Entry::isPacked() {
+  return fn->hasAttr(ag::ForwardOp::getInputLayoutAttrName());
+}
+
+Block &Entry::getBody() { return fn.getFunctionBody().front(); }
+
+FailureOr<Entry> reference::lookupEntry(ModuleOp module, StringRef entry) {
+  SmallVector<Entry> entries;
+  for (Operation &op : *module.getBody())
+    if (Entry e = Entry::dynCast(&op))
+      entries.push_back(e);
   if (entries.empty())
-    return module.emitError() << "the module has no ag.forward entry to "
-                                 "evaluate";
+    return module.emitError() << "the module has no entry to evaluate "
+                                 "(an ag.forward or an ag.train_step)";
+  // Each entry with its kind, e.g. "@predict (ag.forward)".
+  std::string names;
+  for (auto [i, e] : llvm::enumerate(entries))
+    names += (i ? ", @" : "@") + e.getSymName().str() + " (" +
+             e.getKindName().str() + ")";
   if (entry.empty()) {
     if (entries.size() == 1)
       return entries.front();
     return module.emitError()
-           << "the module has " << entries.size() << " entries ("
-           << formatNames(names, "@") << "); name the one to evaluate";
+           << "the module has " << entries.size() << " entries (" << names
+           << "); name the one to evaluate";
   }
-  for (ag::ForwardOp forward : entries)
-    if (forward.getSymName() == entry)
-      return forward;
-  return module.emitError()
-         << "unknown entry @" << entry << "; the module's entries are "
-         << formatNames(names, "@");
+  for (Entry e : entries)
+    if (e.getSymName() == entry)
+      return e;
+  return module.emitError() << "unknown entry @" << entry
+                            << "; the module's entries are " << names;
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,12 +245,12 @@ FailureOr<ag::ForwardOp> reference::lookupEntry(ModuleOp module,
 
 namespace {
 
-/// Evaluates one entry, op by op, in program order. Each op kind has a small
-/// method computing its result from the tensors of its operands; evalOp
-/// dispatches on the op and stores the result.
+/// Evaluates one entry, op by op, in program order. The evaluator handles
+/// the ops that touch module state, the host or the entry's outputs; the
+/// compute ops go to evalComputeOp (OpEval.cpp). evalOp stores each result.
 class Evaluator {
 public:
-  Evaluator(ModuleOp module, ag::ForwardOp entry, const EvalOptions &options)
+  Evaluator(ModuleOp module, Entry entry, const EvalOptions &options)
       : module(module), entry(entry), precision(options.precision),
         overrides(options.weights) {}
 
@@ -236,15 +274,11 @@ private:
   FailureOr<Tensor> evalUpload(ag::UploadOp op);
   FailureOr<Tensor> evalReadWeight(ag::ReadWeightOp op);
   FailureOr<Tensor> evalProbe(ag::ProbeOp op);
-  FailureOr<Tensor> evalUnary(Operation *op, double (*fn)(double));
-  FailureOr<Tensor> evalBinary(Operation *op, double (*fn)(double, double));
-  FailureOr<Tensor> evalMatmul(ag::MatmulOp op);
-  template <typename OpTy> FailureOr<Tensor> evalReduction(OpTy op, bool mean);
   LogicalResult evalReturn(ag::ReturnOp op);
   LogicalResult rejectHostInteraction(Operation *op, const Twine &what);
 
   ModuleOp module;
-  ag::ForwardOp entry;
+  Entry entry;
   Precision precision;
   const std::map<std::string, Tensor> &overrides;
   /// The tensor of every value evaluated so far.
@@ -278,27 +312,38 @@ LogicalResult Evaluator::bind(const std::map<std::string, Tensor> &inputs) {
     names.push_back(entry.getInputName(i).str());
   for (const auto &[name, tensor] : inputs)
     if (!llvm::is_contained(names, name))
-      return entry.emitError() << "unknown input '" << name << "' for entry @"
-                               << entry.getSymName() << "; its inputs are "
-                               << formatNames(names, "'");
+      return entry.getOperation().emitError()
+             << "unknown input '" << name << "' for entry @"
+             << entry.getSymName() << "; its inputs are "
+             << formatNames(names, "'");
   for (auto [i, name] : llvm::enumerate(names)) {
     BlockArgument arg = entry.getArgument(i);
     ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
     auto it = inputs.find(name);
     if (it == inputs.end())
-      return entry.emitError()
+      return entry.getOperation().emitError()
              << "missing input '" << name << "' (shape " << formatShape(shape)
              << ") of entry @" << entry.getSymName();
-    if (failed(checkMaterialisable(entry, shape, "input '" + name + "'")) ||
-        failed(checkSupplied(entry, it->second, shape, "input '" + name + "'")))
+    Operation *op = entry.getOperation();
+    if (failed(checkMaterialisable(op, shape, "input '" + name + "'")) ||
+        failed(checkSupplied(op, it->second, shape, "input '" + name + "'")))
       return failure();
-    values[arg] = rounded(it->second, precision);
+    if (cast<RankedTensorType>(arg.getType()).getElementType().isInteger(32)) {
+      // Labels and indices must stay exact: rounding 16777217 to float
+      // would pick another row. They are checked here, once, so that every
+      // op can rely on i32 values being integers.
+      if (failed(checkInt32(op, it->second, "input '" + name + "'")))
+        return failure();
+      values[arg] = it->second;
+    } else {
+      values[arg] = rounded(it->second, precision);
+    }
   }
   return success();
 }
 
 LogicalResult Evaluator::run() {
-  for (Operation &op : entry.getBody().front())
+  for (Operation &op : entry.getBody())
     if (failed(evalOp(&op)))
       return failure();
   return success();
@@ -316,24 +361,6 @@ LogicalResult Evaluator::evalOp(Operation *op) {
       .Case([&](ag::UploadOp o) { return define(o, evalUpload(o)); })
       .Case([&](ag::ReadWeightOp o) { return define(o, evalReadWeight(o)); })
       .Case([&](ag::ProbeOp o) { return define(o, evalProbe(o)); })
-      .Case([&](ag::NegOp o) { return define(o, evalUnary(o, scalarNeg)); })
-      .Case([&](ag::ExpOp o) { return define(o, evalUnary(o, scalarExp)); })
-      .Case([&](ag::LogOp o) { return define(o, evalUnary(o, scalarLog)); })
-      .Case([&](ag::TanhOp o) { return define(o, evalUnary(o, scalarTanh)); })
-      .Case([&](ag::SigmoidOp o) {
-        return define(o, evalUnary(o, scalarSigmoid));
-      })
-      .Case([&](ag::ReluOp o) { return define(o, evalUnary(o, scalarRelu)); })
-      .Case([&](ag::SqrtOp o) { return define(o, evalUnary(o, scalarSqrt)); })
-      .Case(
-          [&](ag::SquareOp o) { return define(o, evalUnary(o, scalarSquare)); })
-      .Case([&](ag::AddOp o) { return define(o, evalBinary(o, scalarAdd)); })
-      .Case([&](ag::SubOp o) { return define(o, evalBinary(o, scalarSub)); })
-      .Case([&](ag::MulOp o) { return define(o, evalBinary(o, scalarMul)); })
-      .Case([&](ag::DivOp o) { return define(o, evalBinary(o, scalarDiv)); })
-      .Case([&](ag::MatmulOp o) { return define(o, evalMatmul(o)); })
-      .Case([&](ag::SumOp o) { return define(o, evalReduction(o, false)); })
-      .Case([&](ag::MeanOp o) { return define(o, evalReduction(o, true)); })
       .Case([&](ag::ReturnOp o) { return evalReturn(o); })
       .Case([&](ag::DownloadOp o) {
         return rejectHostInteraction(
@@ -345,8 +372,10 @@ LogicalResult Evaluator::evalOp(Operation *op) {
                                             o.getKernel() + "\")");
       })
       .Default([&](Operation *o) {
-        return o->emitError() << "the reference interpreter does not support '"
-                              << o->getName() << "'";
+        return define(o,
+                      kernels::evalComputeOp(
+                          o, [&](Value v) -> const Tensor & { return get(v); },
+                          precision));
       });
 }
 
@@ -417,43 +446,6 @@ FailureOr<Tensor> Evaluator::evalProbe(ag::ProbeOp op) {
   return value;
 }
 
-FailureOr<Tensor> Evaluator::evalUnary(Operation *op, double (*fn)(double)) {
-  return kernels::mapUnary(get(op->getOperand(0)), precision, fn);
-}
-
-FailureOr<Tensor> Evaluator::evalBinary(Operation *op,
-                                        double (*fn)(double, double)) {
-  const Tensor &lhs = get(op->getOperand(0)), &rhs = get(op->getOperand(1));
-  std::optional<Tensor> value = kernels::mapBinary(lhs, rhs, precision, fn);
-  if (!value)
-    return op->emitError() << "cannot broadcast shapes "
-                           << formatShape(lhs.shape) << " and "
-                           << formatShape(rhs.shape);
-  return std::move(*value);
-}
-
-FailureOr<Tensor> Evaluator::evalMatmul(ag::MatmulOp op) {
-  const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
-  std::optional<Tensor> value = kernels::matmul(lhs, rhs, op.getTransposeA(),
-                                                op.getTransposeB(), precision);
-  if (!value)
-    return op.emitError() << "cannot multiply " << formatShape(lhs.shape)
-                          << " by " << formatShape(rhs.shape);
-  return std::move(*value);
-}
-
-template <typename OpTy>
-FailureOr<Tensor> Evaluator::evalReduction(OpTy op, bool mean) {
-  const Tensor &input = get(op.getInput());
-  std::optional<Tensor> value = kernels::reduce(
-      input, op.getNormalizedAxis(), op.getKeepdim(), mean, precision);
-  if (!value)
-    return op.emitError() << "axis " << *op.getAxis()
-                          << " is out of range for shape "
-                          << formatShape(input.shape);
-  return std::move(*value);
-}
-
 LogicalResult Evaluator::evalReturn(ag::ReturnOp op) {
   for (auto [i, operand] : llvm::enumerate(op.getOperands()))
     result.outputs[entry.getOutputName(i).str()] = get(operand);
@@ -475,15 +467,15 @@ FailureOr<EvalResult>
 reference::evaluate(ModuleOp module, StringRef entryName,
                     const std::map<std::string, Tensor> &inputs,
                     const EvalOptions &options) {
-  FailureOr<ag::ForwardOp> entry = lookupEntry(module, entryName);
+  FailureOr<Entry> entry = lookupEntry(module, entryName);
   if (failed(entry))
     return failure();
   // The evaluator relies on verified IR (operand shapes, names); a module
   // built in memory may not have been verified yet.
-  if (failed(mlir::verify(*entry)))
+  if (failed(mlir::verify(entry->getOperation())))
     return failure();
   if (entry->isPacked())
-    return entry->emitError()
+    return entry->getOperation().emitError()
            << "entry @" << entry->getSymName()
            << " is packed (ag-pack-io has run); the reference interpreter "
               "evaluates entries before ag-pack-io";

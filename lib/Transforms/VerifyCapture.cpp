@@ -115,8 +115,9 @@ static LogicalResult verifyEntry(FunctionOpInterface entry) {
 
 void VerifyCapturePass::runOnOperation() {
   bool failed = false;
-  for (auto entry : getOperation().getOps<ForwardOp>())
-    failed |= mlir::failed(verifyEntry(entry));
+  for (Operation &op : *getOperation().getBody())
+    if (isa<ForwardOp, TrainStepOp>(op))
+      failed |= mlir::failed(verifyEntry(cast<FunctionOpInterface>(op)));
   if (failed)
     signalPassFailure();
 }

@@ -3,7 +3,7 @@
 // AMBIGUOUS: capture-interp: error: the module has 2 entries (@f, @host); pick one with --entry
 
 // RUN: not capture-interp %s --entry nope 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// UNKNOWN: error: unknown entry @nope; the module's entries are @f, @host
+// UNKNOWN: error: unknown entry @nope; the module's entries are @f (ag.forward), @host (ag.forward)
 
 // RUN: not capture-interp %s --entry f 2>&1 | FileCheck %s --check-prefix=MISSING
 

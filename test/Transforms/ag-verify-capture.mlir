@@ -44,3 +44,15 @@ ag.forward @second() -> () {
   %u = ag.upload : tensor<2xf32> = dense<3.0>
   ag.return
 }
+
+// -----
+
+// Training steps are guarded too.
+// expected-error @+1 {{capture guard: entry @train did work outside the graph while tracing, which a replay would not repeat: 1 download at 1 site}}
+ag.train_step @train(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+  %l = ag.sum %x : tensor<2xf32> -> tensor<f32>
+  // expected-note @+1 {{download (read-back) of a device value here, 1 time}}
+  ag.download %l : tensor<f32>
+  ag.return %l : tensor<f32>
+}

@@ -1,9 +1,12 @@
 //===- capture-interp.cpp - Evaluate an ag entry on the CPU ---------------===//
 //
-// Runs the reference interpreter on one `ag.forward` entry: prints (and
-// optionally writes) its outputs and probes, compares them against another
+// Runs the reference interpreter on one entry (`ag.forward` or
+// `ag.train_step`, e.g. after ag-autodiff, whose outputs include the loss
+// and the `grad/<weight>` gradients): prints (and optionally writes) its
+// outputs and probes, compares them against another
 // run's .npy files (e.g. the device's), or writes deterministic random
-// inputs for it.
+// inputs for it. i32 inputs and outputs (labels, indices) are read and
+// written as i32 .npy files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,11 +42,13 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::Required, cl::cat(category));
 static cl::opt<std::string>
     entryName("entry",
-              cl::desc("ag.forward entry to evaluate (optional when the "
-                       "module has exactly one)"),
+              cl::desc("ag.forward or ag.train_step entry to evaluate "
+                       "(optional when the module has exactly one)"),
               cl::value_desc("name"), cl::cat(category));
 static cl::list<std::string>
-    inputArgs("input", cl::desc("An input of the entry, by its ag.name"),
+    inputArgs("input",
+              cl::desc("An input of the entry, by its ag.name (an f32 .npy "
+                       "file, or i32 for an i32 input)"),
               cl::value_desc("name=file.npy"), cl::cat(category));
 static cl::list<std::string>
     paramArgs("param", cl::desc("Replaces the initial value of weight @name"),
@@ -57,7 +62,8 @@ static cl::opt<Precision> precision(
     cl::init(Precision::F32), cl::cat(category));
 static cl::opt<std::string>
     outputDir("output-dir",
-              cl::desc("Write every output and probe to DIR/<name>.npy (f32)"),
+              cl::desc("Write every output and probe to DIR/<name>.npy (f32, "
+                       "or i32 for an i32 output)"),
               cl::value_desc("dir"), cl::cat(category));
 static cl::opt<std::string>
     compareDir("compare",
@@ -71,9 +77,24 @@ static cl::opt<double>
               cl::init(1e-5), cl::cat(category));
 static cl::opt<std::string> makeInputsDir(
     "make-inputs",
-    cl::desc("Instead of evaluating, write uniform [-1, 1) f32 data for "
-             "every input of the entry to DIR/<name>.npy"),
+    cl::desc("Instead of evaluating, write random data for every input of "
+             "the entry to DIR/<name>.npy: uniform [-1, 1) for f32 inputs, "
+             "uniform integers in [0, K) for i32 inputs (K: see below)"),
     cl::value_desc("dir"), cl::cat(category));
+static cl::extrahelp makeInputsHelp(R"(
+--make-inputs and i32 inputs (labels, indices):
+  Each value is drawn uniformly from [0, K), where K makes every value valid
+  for each op the input feeds:
+    - ag.cross_entropy labels: K = C, the logits' dimension 1 (classes);
+    - ag.one_hot labels:       K = C, the result's dimension 1 (classes);
+    - ag.get_rows indices:     K = V, the table's dimension 0 (rows);
+    - ag.scatter_add_rows indices: K = V, the result's dimension 0 (rows);
+    - both, or several such ops: the smallest of these Ks;
+    - neither (e.g. the input is only returned): K = 2^31 - 1, any
+      non-negative i32.
+  An input that must index an empty dimension (K = 0) is refused.
+  The range used is printed with each i32 input written.
+)");
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of --make-inputs (default 0)"),
                               cl::init(0), cl::cat(category));
@@ -98,31 +119,53 @@ static std::string npyPath(llvm::StringRef dir, llvm::StringRef name) {
   return std::string(path);
 }
 
-/// Reads an f32 .npy file as a Tensor; `what` names it in errors.
-static std::optional<Tensor> readTensor(const std::string &path,
-                                        const std::string &what) {
+/// The dtype of a tensor of `type` in .npy files: i32 for labels and
+/// indices, f32 for everything else.
+static rt::DType dtypeOf(Type type) {
+  auto tensor = llvm::dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isInteger(32) ? rt::DType::I32
+                                                         : rt::DType::F32;
+}
+
+/// Reads a .npy file holding `dtype` data as a Tensor (i32 values are held
+/// exactly); `what` names it in errors.
+static std::optional<Tensor>
+readTensor(const std::string &path, const std::string &what, rt::DType dtype) {
   rt::Result<rt::HostTensor> file = rt::readNpyFile(path);
   if (file.isError()) {
     fail(what + ": " + file.message());
     return std::nullopt;
   }
-  if (file->dtype != rt::DType::F32) {
+  if (file->dtype != dtype) {
     fail(what + ": " + path + " holds " + rt::dtypeName(file->dtype) +
-         " data, expected f32");
+         " data, expected " + rt::dtypeName(dtype));
     return std::nullopt;
   }
   Tensor tensor;
   tensor.shape = file->shape;
-  for (float value : file->asF32())
-    tensor.data.push_back(value);
+  if (dtype == rt::DType::I32) {
+    for (int32_t value : file->asI32())
+      tensor.data.push_back(value);
+  } else {
+    for (float value : file->asF32())
+      tensor.data.push_back(value);
+  }
   return tensor;
 }
 
-/// Writes `tensor` as an f32 .npy file.
-static bool writeTensor(const std::string &path, const Tensor &tensor) {
-  std::vector<float> values(tensor.data.begin(), tensor.data.end());
-  rt::Status status =
-      rt::writeNpyFile(path, rt::HostTensor::f32(tensor.shape, values));
+/// Writes `tensor` as a .npy file of `dtype`.
+static bool writeTensor(const std::string &path, const Tensor &tensor,
+                        rt::DType dtype) {
+  rt::HostTensor host;
+  if (dtype == rt::DType::I32) {
+    // The interpreter checked that i32 values are 32-bit integers.
+    std::vector<int32_t> values(tensor.data.begin(), tensor.data.end());
+    host = rt::HostTensor::i32(tensor.shape, values);
+  } else {
+    std::vector<float> values(tensor.data.begin(), tensor.data.end());
+    host = rt::HostTensor::f32(tensor.shape, values);
+  }
+  rt::Status status = rt::writeNpyFile(path, host);
   if (status.isError()) {
     fail("cannot write " + path + ": " + status.message());
     return false;
@@ -130,10 +173,12 @@ static bool writeTensor(const std::string &path, const Tensor &tensor) {
   return true;
 }
 
-/// Parses repeated `name=file.npy` options into tensors by name.
+/// Parses repeated `name=file.npy` options into tensors by name;
+/// `expectedDType` gives the dtype each name's file must hold.
 static std::optional<std::map<std::string, Tensor>>
 readNamedTensors(const cl::list<std::string> &args, llvm::StringRef option,
-                 llvm::StringRef kind) {
+                 llvm::StringRef kind,
+                 llvm::function_ref<rt::DType(llvm::StringRef)> expectedDType) {
   std::map<std::string, Tensor> tensors;
   for (const std::string &arg : args) {
     auto [name, path] = llvm::StringRef(arg).split('=');
@@ -145,8 +190,8 @@ readNamedTensors(const cl::list<std::string> &args, llvm::StringRef option,
       fail("--" + option + " gives " + kind + " '" + name + "' twice");
       return std::nullopt;
     }
-    std::optional<Tensor> tensor =
-        readTensor(path.str(), (kind + " '" + name + "'").str());
+    std::optional<Tensor> tensor = readTensor(
+        path.str(), (kind + " '" + name + "'").str(), expectedDType(name));
     if (!tensor)
       return std::nullopt;
     tensors[name.str()] = std::move(*tensor);
@@ -164,14 +209,19 @@ static std::string formatValue(double value) {
   return text;
 }
 
-/// Prints `<kind> <name> [d0, d1]: v0 v1 ...` with the first 8 values.
+/// Prints `<kind> <name> [d0, d1]: v0 v1 ...` with the first 8 values;
+/// i32 values print as integers (%g would round large ones).
 static void printTensor(llvm::StringRef kind, llvm::StringRef name,
-                        const Tensor &tensor) {
+                        const Tensor &tensor, rt::DType dtype) {
   llvm::outs() << kind << ' ' << name << ' '
                << capture::ag::formatShape(tensor.shape) << ':';
   constexpr size_t kShown = 8;
-  for (size_t i = 0; i < std::min(kShown, tensor.data.size()); ++i)
-    llvm::outs() << ' ' << formatValue(tensor.data[i]);
+  for (size_t i = 0; i < std::min(kShown, tensor.data.size()); ++i) {
+    if (dtype == rt::DType::I32)
+      llvm::outs() << ' ' << static_cast<int64_t>(tensor.data[i]);
+    else
+      llvm::outs() << ' ' << formatValue(tensor.data[i]);
+  }
   if (tensor.data.size() > kShown)
     llvm::outs() << " ...";
   llvm::outs() << '\n';
@@ -202,7 +252,54 @@ static uint64_t hashName(llvm::StringRef name) {
 /// Keeps a mistyped shape from filling the disk.
 static constexpr int64_t kMaxGeneratedElements = int64_t(1) << 28;
 
-static int makeInputs(capture::ag::ForwardOp entry) {
+/// The largest bound of --make-inputs for i32 inputs: every non-negative
+/// i32 value is below it.
+static constexpr int64_t kMaxIndexBound = 2147483647;
+
+/// The K of --make-inputs for the i32 entry argument `arg`: values in
+/// [0, K) are valid for every ag.cross_entropy or ag.one_hot it labels
+/// (K <= classes) and every ag.get_rows or ag.scatter_add_rows it indexes
+/// (K <= rows); see makeInputsHelp.
+/// `why` receives what the bound comes from.
+static int64_t indexBound(BlockArgument arg, std::string &why) {
+  int64_t bound = kMaxIndexBound;
+  why = "it indexes nothing";
+  auto limitTo = [&](int64_t limit, Operation *op, llvm::StringRef what) {
+    if (limit >= bound)
+      return;
+    bound = limit;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << what << " of the '" << op->getName() << "' at " << op->getLoc();
+    why = text;
+  };
+  // i32 values only come from entry arguments and only these four ops read
+  // them as indices, so the direct uses are all there is to inspect.
+  for (OpOperand &use : arg.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto ce = llvm::dyn_cast<capture::ag::CrossEntropyOp>(user)) {
+      if (use.getOperandNumber() == ce.getLabelsMutable().getOperandNumber())
+        limitTo(ce.getLogits().getType().getDimSize(1), ce,
+                "the classes (logits dimension 1)");
+    } else if (auto rows = llvm::dyn_cast<capture::ag::GetRowsOp>(user)) {
+      if (use.getOperandNumber() == rows.getIndicesMutable().getOperandNumber())
+        limitTo(rows.getTable().getType().getDimSize(0), rows,
+                "the rows (table dimension 0)");
+    } else if (auto hot = llvm::dyn_cast<capture::ag::OneHotOp>(user)) {
+      limitTo(hot.getResult().getType().getDimSize(1), hot,
+              "the classes (result dimension 1)");
+    } else if (auto scatter =
+                   llvm::dyn_cast<capture::ag::ScatterAddRowsOp>(user)) {
+      if (use.getOperandNumber() ==
+          scatter.getIndicesMutable().getOperandNumber())
+        limitTo(scatter.getResult().getType().getDimSize(0), scatter,
+                "the rows (result dimension 0)");
+    }
+  }
+  return bound;
+}
+
+static int makeInputs(Entry entry) {
   if (std::error_code ec = llvm::sys::fs::create_directories(makeInputsDir))
     return fail("cannot create directory " + makeInputsDir + ": " +
                 ec.message());
@@ -210,7 +307,8 @@ static int makeInputs(capture::ag::ForwardOp entry) {
     llvm::StringRef name = entry.getInputName(i);
     if (!isSafeFileName(name))
       return fail("input name '" + name + "' cannot be used as a file name");
-    auto type = llvm::cast<RankedTensorType>(entry.getArgument(i).getType());
+    BlockArgument arg = entry.getArgument(i);
+    auto type = llvm::cast<RankedTensorType>(arg.getType());
     int64_t count = 1;
     for (int64_t dim : type.getShape())
       if (llvm::MulOverflow(count, dim, count) || count > kMaxGeneratedElements)
@@ -218,19 +316,34 @@ static int makeInputs(capture::ag::ForwardOp entry) {
                     capture::ag::formatShape(type.getShape()) +
                     " has more elements than --make-inputs writes (" +
                     llvm::Twine(kMaxGeneratedElements) + ")");
+    rt::DType dtype = dtypeOf(type);
     uint64_t state = seed ^ hashName(name);
     Tensor tensor;
     tensor.shape.assign(type.getShape().begin(), type.getShape().end());
     tensor.data.resize(count);
-    // 24 random bits give a multiple of 2^-23 in [-1, 1): exact in float.
-    for (double &value : tensor.data)
-      value = static_cast<double>(splitmix64(state) >> 40) * 0x1p-23 - 1.0;
+    std::string range;
+    if (dtype == rt::DType::I32) {
+      std::string why;
+      int64_t bound = indexBound(arg, why);
+      if (bound == 0 && count > 0)
+        return fail("input '" + name + "' has no valid value: it indexes " +
+                    why + ", which is empty");
+      // The top 32 bits scaled to [0, bound): (x * bound) >> 32 < 2^63.
+      for (double &value : tensor.data)
+        value = static_cast<double>(
+            ((splitmix64(state) >> 32) * static_cast<uint64_t>(bound)) >> 32);
+      range = " (i32 in [0, " + std::to_string(bound) + "))";
+    } else {
+      // 24 random bits give a multiple of 2^-23 in [-1, 1): exact in float.
+      for (double &value : tensor.data)
+        value = static_cast<double>(splitmix64(state) >> 40) * 0x1p-23 - 1.0;
+    }
     std::string path = npyPath(makeInputsDir, name);
-    if (!writeTensor(path, tensor))
+    if (!writeTensor(path, tensor, dtype))
       return 1;
     llvm::outs() << "wrote input " << name << ' '
-                 << capture::ag::formatShape(tensor.shape) << " to " << path
-                 << '\n';
+                 << capture::ag::formatShape(tensor.shape) << range << " to "
+                 << path << '\n';
   }
   return 0;
 }
@@ -239,11 +352,14 @@ static int makeInputs(capture::ag::ForwardOp entry) {
 // --compare
 //===----------------------------------------------------------------------===//
 
-/// Compares output `name` (the reference) with `<compareDir>/<name>.npy`;
+/// Compares output `name` (the reference, of `dtype`) with
+/// `<compareDir>/<name>.npy`, which must hold `dtype` data;
 /// prints the verdict and returns whether it is within tolerance.
-static bool compareOutput(llvm::StringRef name, const Tensor &reference) {
+static bool compareOutput(llvm::StringRef name, const Tensor &reference,
+                          rt::DType dtype) {
   std::string path = npyPath(compareDir, name);
-  std::optional<Tensor> other = readTensor(path, ("compare " + name).str());
+  std::optional<Tensor> other =
+      readTensor(path, ("compare " + name).str(), dtype);
   if (!other)
     return false;
   if (other->shape != reference.shape) {
@@ -295,8 +411,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "Capture reference interpreter: evaluates an ag.forward "
-      "entry on the CPU\n");
+      "Capture reference interpreter: evaluates an ag.forward or "
+      "ag.train_step entry on the CPU\n");
 
   bool evaluating = !inputArgs.empty() || !paramArgs.empty() ||
                     !outputDir.empty() || !compareDir.empty() ||
@@ -331,16 +447,19 @@ int main(int argc, char **argv) {
     return 1;
 
   if (entryName.empty()) {
-    auto entries = llvm::to_vector(module->getOps<capture::ag::ForwardOp>());
+    SmallVector<Entry> entries;
+    for (Operation &op : *module->getBody())
+      if (Entry entry = Entry::dynCast(&op))
+        entries.push_back(entry);
     if (entries.size() > 1) {
       std::string names;
-      for (capture::ag::ForwardOp entry : entries)
+      for (Entry entry : entries)
         names += (names.empty() ? "@" : ", @") + entry.getSymName().str();
       return fail("the module has " + llvm::Twine(entries.size()) +
                   " entries (" + names + "); pick one with --entry");
     }
   }
-  FailureOr<capture::ag::ForwardOp> entry = lookupEntry(*module, entryName);
+  FailureOr<Entry> entry = lookupEntry(*module, entryName);
   if (failed(entry))
     return 1;
 
@@ -348,13 +467,21 @@ int main(int argc, char **argv) {
     return makeInputs(*entry);
 
   std::optional<std::map<std::string, Tensor>> inputs =
-      readNamedTensors(inputArgs, "input", "input");
+      readNamedTensors(inputArgs, "input", "input", [&](llvm::StringRef name) {
+        // An unknown name is reported by the interpreter, with the list of
+        // the entry's inputs; f32 is as good a guess as any until then.
+        for (unsigned i = 0, e = entry->getNumArguments(); i < e; ++i)
+          if (entry->getInputName(i) == name)
+            return dtypeOf(entry->getArgument(i).getType());
+        return rt::DType::F32;
+      });
   if (!inputs)
     return 1;
   EvalOptions options;
   options.precision = precision;
   std::optional<std::map<std::string, Tensor>> params =
-      readNamedTensors(paramArgs, "param", "weight");
+      readNamedTensors(paramArgs, "param", "weight",
+                       [](llvm::StringRef) { return rt::DType::F32; });
   if (!params)
     return 1;
   options.weights = std::move(*params);
@@ -366,12 +493,16 @@ int main(int argc, char **argv) {
 
   // Outputs in the entry's order, which is how a reader thinks of them.
   std::vector<std::string> outputNames;
-  for (unsigned i = 0, e = entry->getNumResults(); i < e; ++i)
+  std::map<std::string, rt::DType> outputDTypes;
+  for (unsigned i = 0, e = entry->getNumResults(); i < e; ++i) {
     outputNames.push_back(entry->getOutputName(i).str());
+    outputDTypes[outputNames.back()] = dtypeOf(entry->getResultTypes()[i]);
+  }
   for (const std::string &name : outputNames)
-    printTensor("output", name, result->outputs.at(name));
+    printTensor("output", name, result->outputs.at(name), outputDTypes[name]);
+  // Probes mark f32 intermediates.
   for (const auto &[name, tensor] : result->probes)
-    printTensor("probe", name, tensor);
+    printTensor("probe", name, tensor, rt::DType::F32);
 
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
@@ -387,10 +518,12 @@ int main(int argc, char **argv) {
         if (!isSafeFileName(name))
           return fail("'" + name + "' cannot be used as a file name in " +
                       outputDir);
-    for (const auto *tensors : {&result->outputs, &result->probes})
-      for (const auto &[name, tensor] : *tensors)
-        if (!writeTensor(npyPath(outputDir, name), tensor))
-          return 1;
+    for (const auto &[name, tensor] : result->outputs)
+      if (!writeTensor(npyPath(outputDir, name), tensor, outputDTypes[name]))
+        return 1;
+    for (const auto &[name, tensor] : result->probes)
+      if (!writeTensor(npyPath(outputDir, name), tensor, rt::DType::F32))
+        return 1;
   }
 
   if (!compareDir.empty()) {
@@ -401,7 +534,8 @@ int main(int argc, char **argv) {
         allOk = false;
         continue;
       }
-      allOk &= compareOutput(name, result->outputs.at(name));
+      allOk &=
+          compareOutput(name, result->outputs.at(name), outputDTypes[name]);
     }
     if (!allOk)
       return 1;

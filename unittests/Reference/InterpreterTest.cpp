@@ -6,109 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "capture/Reference/Interpreter.h"
-
-#include "capture/Dialect/Ag/IR/AgOps.h"
-#include "capture/InitAll.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <limits>
+#include "InterpreterTestUtils.h"
 
 using namespace mlir;
 using namespace capture::reference;
+using namespace capture::reference::test;
 
 namespace {
-
-/// Inputs by name.
-using Inputs = std::map<std::string, Tensor>;
-
-class InterpreterTest : public ::testing::Test {
-protected:
-  InterpreterTest() {
-    DialectRegistry registry;
-    capture::registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    context.printOpOnDiagnostic(false);
-  }
-
-  /// Parses `source`, failing the test when it does not parse.
-  OwningOpRef<ModuleOp> parse(StringRef source) {
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, ParserConfig(&context));
-    EXPECT_TRUE(module) << "cannot parse:\n" << source.str();
-    return module;
-  }
-
-  /// Parses and evaluates `source`; diagnostics are collected in `errors`.
-  FailureOr<EvalResult> run(StringRef source, const Inputs &inputs = {},
-                            const EvalOptions &options = {},
-                            StringRef entry = "") {
-    module = parse(source);
-    if (!module)
-      return failure();
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      errors += diag.str() + "\n";
-      return success();
-    });
-    return evaluate(*module, entry, inputs, options);
-  }
-
-  /// Evaluates `source` and returns its output `name`, failing the test on
-  /// an error.
-  Tensor output(StringRef source, const Inputs &inputs = {},
-                Precision precision = Precision::F64, StringRef name = "y") {
-    EvalOptions options;
-    options.precision = precision;
-    FailureOr<EvalResult> result = run(source, inputs, options);
-    EXPECT_TRUE(succeeded(result)) << errors;
-    if (failed(result) || !result->outputs.count(name.str())) {
-      ADD_FAILURE() << "no output '" << name.str() << "'";
-      return {};
-    }
-    return result->outputs.at(name.str());
-  }
-
-  /// Expects `source` to fail with a diagnostic containing `message`.
-  void expectError(StringRef source, StringRef message,
-                   const Inputs &inputs = {}, const EvalOptions &options = {},
-                   StringRef entry = "") {
-    FailureOr<EvalResult> result = run(source, inputs, options, entry);
-    EXPECT_TRUE(failed(result));
-    EXPECT_NE(errors.find(message.str()), std::string::npos)
-        << "expected an error containing\n  " << message.str()
-        << "\nbut got\n  " << errors;
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-  std::string errors;
-};
-
-/// Expects `actual` to have `shape` and exactly `values` (NaN matches NaN).
-void expectTensor(const Tensor &actual, std::vector<int64_t> shape,
-                  std::vector<double> values) {
-  EXPECT_EQ(actual.shape, shape);
-  ASSERT_EQ(actual.data.size(), values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (std::isnan(values[i]))
-      EXPECT_TRUE(std::isnan(actual.data[i])) << "at index " << i;
-    else
-      EXPECT_DOUBLE_EQ(actual.data[i], values[i]) << "at index " << i;
-  }
-}
-
-/// `value` rounded to float, as F32 precision stores it.
-double f32(double value) { return static_cast<float>(value); }
-
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 //===----------------------------------------------------------------------===//
 // Tensor
@@ -453,7 +357,7 @@ TEST_F(InterpreterTest, PicksNamedEntry) {
   FailureOr<EvalResult> result = run(source, {}, {}, "two");
   ASSERT_TRUE(succeeded(result)) << errors;
   expectTensor(result->outputs.at("y"), {}, {2});
-  FailureOr<capture::ag::ForwardOp> entry = lookupEntry(*module, "one");
+  FailureOr<Entry> entry = lookupEntry(*module, "one");
   ASSERT_TRUE(succeeded(entry));
   EXPECT_EQ(entry->getSymName(), "one");
 }
@@ -529,20 +433,22 @@ Inputs identityInputs() { return {{"x", Tensor::filled({2, 4}, 1.0)}}; }
 
 TEST_F(InterpreterTest, ErrorUnknownEntryListsEntries) {
   expectError(kIdentityModule,
-              "unknown entry @nope; the module's entries are @predict, @other",
+              "unknown entry @nope; the module's entries are @predict "
+              "(ag.forward), @other (ag.forward)",
               identityInputs(), {}, "nope");
 }
 
 TEST_F(InterpreterTest, ErrorAmbiguousEntry) {
   expectError(kIdentityModule,
-              "the module has 2 entries (@predict, @other); name the one to "
-              "evaluate",
+              "the module has 2 entries (@predict (ag.forward), @other "
+              "(ag.forward)); name the one to evaluate",
               identityInputs());
 }
 
 TEST_F(InterpreterTest, ErrorNoEntry) {
   expectError("ag.weight @w : tensor<2xf32>",
-              "the module has no ag.forward entry to evaluate");
+              "the module has no entry to evaluate (an ag.forward or an "
+              "ag.train_step)");
 }
 
 TEST_F(InterpreterTest, ErrorMissingInput) {

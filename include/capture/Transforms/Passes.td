@@ -18,6 +18,21 @@ def VerifyCapture : Pass<"ag-verify-capture", "::mlir::ModuleOp"> {
   }];
 }
 
+def Autodiff : Pass<"ag-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode differentiation of every training step's loss";
+  let description = [{
+    For each `ag.train_step`, builds the gradient of the loss (output #0)
+    with respect to every trainable weight the loss depends on, from each
+    op's vector-Jacobian product (`DifferentiableOpInterface`), and returns
+    it as an extra output named `grad/<weight>` with `ag.grad_of = @weight`.
+    Several reads of one weight accumulate. A trainable weight the loss does
+    not reach gets no gradient (and so no update, as in PyTorch); a step
+    whose loss reaches no trainable weight, or whose loss depends on a
+    weight through an op without a vector-Jacobian product, is an error.
+  }];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 def PackIO : Pass<"ag-pack-io", "::mlir::ModuleOp"> {
   let summary = "Pack every entry's inputs and outputs into one buffer each";
   let description = [{

@@ -100,11 +100,20 @@ static StringRef homeName(Home home) {
   llvm_unreachable("unknown home");
 }
 
-/// The value a probe chain aliases.
+/// The value whose bytes `value` aliases through probes and reshapes. A
+/// reshape of a row-major tensor is the same bytes in the same order, so it
+/// gets no kernel and no placement of its own: users view the root's range
+/// with the reshaped type, and the root's liveness covers the reshape's
+/// users (lastUse is keyed by root).
 static Value rootOf(Value value) {
-  while (auto probe = value.getDefiningOp<ProbeOp>())
-    value = probe.getInput();
-  return value;
+  while (true) {
+    if (auto probe = value.getDefiningOp<ProbeOp>())
+      value = probe.getInput();
+    else if (auto reshape = value.getDefiningOp<ReshapeOp>())
+      value = reshape.getInput();
+    else
+      return value;
+  }
 }
 
 /// The constant value of a constant op or a constant upload, if any.
@@ -175,7 +184,8 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
   DenseMap<Value, Placement> where;
   ScratchAllocator scratch(alignment);
   for (Operation &op : body) {
-    if (isa<ReturnOp, PackOutputsOp, ProbeOp>(op))
+    // Probes and reshapes alias their root (see rootOf).
+    if (isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp>(op))
       continue;
     Value result = op.getNumResults() == 1 ? op.getResult(0) : Value();
     if (auto view = dyn_cast<InputViewOp>(op)) {
@@ -254,10 +264,10 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
                                   ValueRange());
   };
   auto c1 = [&]() { return arith::ConstantIndexOp::create(b, loc, 1); };
-  auto launch = [&](gpu::GPUFuncOp kernel, int64_t elements, ValueRange args,
+  auto launch = [&](gpu::GPUFuncOp kernel, int64_t items, ValueRange args,
                     Location at) {
     Value groups =
-        arith::ConstantIndexOp::create(b, at, kernels.groupsFor(elements));
+        arith::ConstantIndexOp::create(b, at, kernels.groupsFor(items));
     Value threads =
         arith::ConstantIndexOp::create(b, at, kernels.getWorkgroupSize());
     gpu::LaunchFuncOp::create(b, at, kernel, {groups, c1(), c1()},
@@ -287,11 +297,12 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
       args.push_back(viewOf(where.lookup(rootOf(operand)), operand.getType()));
     Value result = op.getResult(0);
     args.push_back(viewOf(where.lookup(result), result.getType()));
-    launch(*kernel, cast<RankedTensorType>(result.getType()).getNumElements(),
-           args, op.getLoc());
+    launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc());
   }
 
-  // Outputs not computed in place (inputs, weights, constants, repeats).
+  // Outputs not computed in place (inputs, weights, constants, repeats,
+  // reshapes of any of these): copied, viewing the source with the output's
+  // type, which a reshape allows since the bytes are the same.
   for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets())) {
     Value root = rootOf(value);
     Placement from = where.lookup(root);
@@ -315,6 +326,12 @@ void LowerToGPUPass::runOnOperation() {
     module.emitError() << "ag-lower-to-gpu: alignment must be a power of two "
                           ">= 16, got "
                        << alignment.getValue();
+    return signalPassFailure();
+  }
+  for (TrainStepOp step : module.getOps<TrainStepOp>()) {
+    step.emitOpError() << "cannot be lowered yet: this compiler lowers "
+                          "forward entries only (training steps are being "
+                          "built: autodiff, clipping and AdamW)";
     return signalPassFailure();
   }
   for (ForwardOp entry : module.getOps<ForwardOp>()) {

@@ -43,17 +43,17 @@ ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y
 
 // -----
 
-// expected-error @+1 {{'ag.forward' op input #0 must be a statically shaped f32 tensor, but found 'tensor<?xf32>'}}
+// expected-error @+1 {{'ag.forward' op input #0 must be a statically shaped f32 or i32 tensor, but found 'tensor<?xf32>'}}
 ag.forward @f(%x: tensor<?xf32> {ag.name = "x"}) -> () {
   ag.return
 }
 
 // -----
 
-// expected-error @+1 {{'ag.forward' op output #0 must be a statically shaped f32 tensor, but found 'tensor<2xi32>'}}
-ag.forward @f() -> (tensor<2xi32> {ag.name = "y"}) {
-  %e = ag.eager "k" () : () -> tensor<2xi32>
-  ag.return %e : tensor<2xi32>
+// expected-error @+1 {{'ag.forward' op output #0 must be a statically shaped f32 or i32 tensor, but found 'tensor<2xi64>'}}
+ag.forward @f() -> (tensor<2xi64> {ag.name = "y"}) {
+  %e = ag.eager "k" () : () -> tensor<2xi64>
+  ag.return %e : tensor<2xi64>
 }
 
 

@@ -12,8 +12,10 @@ namespace capture {
 /// Builds one `gpu.func` kernel per distinct ag compute op (same op, shapes
 /// and attributes share a kernel), each in a `gpu.module` of its own so that
 /// it becomes one SPIR-V module. A kernel's arguments are the op's operands
-/// then its result, as identity-layout memrefs; every invocation handles the
-/// output elements of a grid-stride loop, so any grid size is correct.
+/// then its result, as identity-layout memrefs (the last argument is the one
+/// written); every invocation handles the work items of a grid-stride loop,
+/// so any grid size is correct. A work item is one output element, except
+/// for the ops `workItems` names.
 class KernelBuilder {
 public:
   /// Kernels are created at the end of `module`.
@@ -26,24 +28,30 @@ public:
   /// Returns the kernel copying a tensor of `type` (argument 0 to 1).
   mlir::gpu::GPUFuncOp getOrCreateCopy(mlir::RankedTensorType type);
 
-  /// Workgroups to launch for a kernel producing `elements` outputs.
-  int64_t groupsFor(int64_t elements) const;
+  /// Workgroups to launch for a kernel running `items` work items.
+  int64_t groupsFor(int64_t items) const;
+
+  /// Work items (grid-stride loop iterations) of the kernel computing `op`:
+  /// its output elements, except one per row for softmax and log_softmax and
+  /// a single one for the scalar losses (cross_entropy, mse).
+  static int64_t workItems(mlir::Operation *op);
 
   /// Invocations per workgroup of every kernel.
   unsigned getWorkgroupSize() const { return workgroupSize; }
 
-  /// Whether `op` is a compute op this builder can lower.
+  /// Whether `op` is a compute op this builder can lower. `ag.reshape` is
+  /// not: the lowering aliases its input's bytes instead.
   static bool isCompute(mlir::Operation *op);
 
 private:
-  /// Creates an empty kernel named after `stem` with the given arguments;
-  /// the body is filled by `emitElement` for every output index.
+  /// Creates a kernel named after `stem` with the given arguments whose
+  /// grid-stride loop runs `items` work items; `emitItem` fills the body of
+  /// one, given its index and the kernel's arguments.
   mlir::gpu::GPUFuncOp
-  createKernel(llvm::StringRef stem, mlir::TypeRange argTypes,
-               int64_t outputElements,
+  createKernel(llvm::StringRef stem, mlir::TypeRange argTypes, int64_t items,
                llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                        mlir::Value, mlir::ValueRange)>
-                   emitElement);
+                   emitItem);
 
   /// The module that receives the kernels.
   mlir::ModuleOp module;

@@ -53,3 +53,27 @@ Operation *AgDialect::materializeConstant(OpBuilder &builder, Attribute value,
     return nullptr;
   return ConstantOp::create(builder, loc, type, elements);
 }
+
+LogicalResult AdamWAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                APFloat lrAttr, APFloat beta1Attr,
+                                APFloat beta2Attr, APFloat epsAttr,
+                                APFloat weightDecayAttr) {
+  double lr = lrAttr.convertToDouble(), beta1 = beta1Attr.convertToDouble(),
+         beta2 = beta2Attr.convertToDouble(), eps = epsAttr.convertToDouble(),
+         weightDecay = weightDecayAttr.convertToDouble();
+  auto bad = [&](StringRef name, double value, StringRef expected) {
+    return emitError() << "AdamW " << name << " must be " << expected
+                       << ", got " << value;
+  };
+  if (!(lr > 0) || !std::isfinite(lr))
+    return bad("lr", lr, "finite and > 0");
+  if (!(beta1 >= 0 && beta1 < 1))
+    return bad("beta1", beta1, "in [0, 1)");
+  if (!(beta2 >= 0 && beta2 < 1))
+    return bad("beta2", beta2, "in [0, 1)");
+  if (!(eps > 0) || !std::isfinite(eps))
+    return bad("eps", eps, "finite and > 0");
+  if (!(weightDecay >= 0) || !std::isfinite(weightDecay))
+    return bad("weight_decay", weightDecay, "finite and >= 0");
+  return success();
+}

@@ -67,6 +67,21 @@ static RankedTensorType tensorOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
+/// Checks `axis` against `rank` (negative counts from the end, as in
+/// PyTorch) and returns it in [0, rank).
+static FailureOr<int64_t> checkAxis(Operation *op, int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank || rank == 0)
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for an input of rank "
+           << rank << " (expected " << -rank << " <= axis < " << rank << ")";
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// `axis` in [0, rank) for an op that verified it with checkAxis.
+static int64_t normalize(int64_t axis, Value input) {
+  return axis < 0 ? axis + tensorOf(input).getRank() : axis;
+}
+
 //===----------------------------------------------------------------------===//
 // WeightOp
 //===----------------------------------------------------------------------===//
@@ -120,19 +135,90 @@ LogicalResult WeightOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// ForwardOp
+// Entries: ForwardOp and TrainStepOp
 //===----------------------------------------------------------------------===//
 
-ParseResult ForwardOp::parse(OpAsmParser &parser, OperationState &result) {
+/// Parses a function-like entry (`@name(%x: type {attrs}) -> (...)`).
+static ParseResult parseEntry(OpAsmParser &parser, OperationState &result,
+                              StringAttr typeAttrName, StringAttr argAttrsName,
+                              StringAttr resAttrsName) {
   auto buildType = [](Builder &builder, ArrayRef<Type> args,
                       ArrayRef<Type> results,
                       function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
   return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+      parser, result, /*allowVariadic=*/false, typeAttrName, buildType,
+      argAttrsName, resAttrsName);
+}
+
+/// The `ag.name` of argument or result `i` of an entry, or empty.
+static StringRef entryName(FunctionOpInterface entry, unsigned i, bool result) {
+  StringRef attrName = ForwardOp::getNameAttrName();
+  auto name = result ? entry.getResultAttrOfType<StringAttr>(i, attrName)
+                     : entry.getArgAttrOfType<StringAttr>(i, attrName);
+  return name ? name.getValue() : StringRef();
+}
+
+/// Checks that every input or output has a unique, non-empty name.
+static LogicalResult verifyNames(FunctionOpInterface op, unsigned count,
+                                 StringRef what, bool results) {
+  llvm::StringSet<> seen;
+  for (unsigned i = 0; i < count; ++i) {
+    StringRef name = entryName(op, i, results);
+    if (name.empty())
+      return op.emitOpError() << what << " #" << i << " needs a name: add {"
+                              << ForwardOp::getNameAttrName() << " = \"...\"}";
+    if (!seen.insert(name).second)
+      return op.emitOpError()
+             << what << " name \"" << name << "\" is used more than once";
+  }
+  return success();
+}
+
+/// Checks the types and names of an unpacked entry's inputs and outputs.
+static LogicalResult verifyEntrySignature(FunctionOpInterface op) {
+  auto verifyTypes = [&](ArrayRef<Type> types,
+                         StringRef what) -> LogicalResult {
+    for (auto [i, t] : llvm::enumerate(types)) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      if (!tensor || !tensor.hasStaticShape() ||
+          !(tensor.getElementType().isF32() ||
+            tensor.getElementType().isSignlessInteger(32)))
+        return op.emitOpError()
+               << what << " #" << i
+               << " must be a statically shaped f32 or i32 tensor, but found "
+               << t;
+    }
+    return success();
+  };
+  if (failed(verifyTypes(op.getArgumentTypes(), "input")) ||
+      failed(verifyTypes(op.getResultTypes(), "output")) ||
+      failed(verifyNames(op, op.getNumArguments(), "input", false)) ||
+      failed(verifyNames(op, op.getNumResults(), "output", true)))
+    return failure();
+  return success();
+}
+
+/// Checks that probe names are unique in an entry.
+static LogicalResult verifyProbes(FunctionOpInterface entry) {
+  llvm::StringSet<> probes;
+  WalkResult result = entry.walk([&](ProbeOp probe) {
+    if (!probes.insert(probe.getProbeName()).second) {
+      probe.emitOpError() << "probe name \"" << probe.getProbeName()
+                          << "\" is used more than once in entry @"
+                          << entry.getName();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+ParseResult ForwardOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseEntry(parser, result, getFunctionTypeAttrName(result.name),
+                    getArgAttrsAttrName(result.name),
+                    getResAttrsAttrName(result.name));
 }
 
 void ForwardOp::print(OpAsmPrinter &p) {
@@ -142,35 +228,15 @@ void ForwardOp::print(OpAsmPrinter &p) {
 }
 
 StringRef ForwardOp::getInputName(unsigned i) {
-  if (auto name = getArgAttrOfType<StringAttr>(i, getNameAttrName()))
-    return name.getValue();
-  return {};
+  return entryName(*this, i, false);
 }
 
 StringRef ForwardOp::getOutputName(unsigned i) {
-  if (auto name = getResultAttrOfType<StringAttr>(i, getNameAttrName()))
-    return name.getValue();
-  return {};
+  return entryName(*this, i, true);
 }
 
 bool ForwardOp::isPacked() {
   return (*this)->hasAttr(getInputLayoutAttrName());
-}
-
-/// Checks that every input or output has a unique, non-empty name.
-static LogicalResult verifyNames(ForwardOp op, unsigned count, StringRef what,
-                                 function_ref<StringRef(unsigned)> nameOf) {
-  llvm::StringSet<> seen;
-  for (unsigned i = 0; i < count; ++i) {
-    StringRef name = nameOf(i);
-    if (name.empty())
-      return op.emitOpError() << what << " #" << i << " needs a name: add {"
-                              << ForwardOp::getNameAttrName() << " = \"...\"}";
-    if (!seen.insert(name).second)
-      return op.emitOpError()
-             << what << " name \"" << name << "\" is used more than once";
-  }
-  return success();
 }
 
 /// Checks a packed layout attribute: an array of #ag.segment with unique
@@ -202,73 +268,85 @@ static LogicalResult verifyLayout(ForwardOp op, StringRef attrName,
 
 LogicalResult ForwardOp::verify() {
   FunctionType type = getFunctionType();
-  if (isPacked()) {
-    if (type.getNumInputs() != 1 || type.getNumResults() != 1)
-      return emitOpError() << "a packed entry takes one input buffer and "
-                              "returns one output buffer, but has type "
-                           << type;
-    for (Type t : {type.getInput(0), type.getResult(0)}) {
-      auto buffer = dyn_cast<RankedTensorType>(t);
-      if (!buffer || buffer.getRank() != 1 || !buffer.hasStaticShape() ||
-          !buffer.getElementType().isInteger(8))
-        return emitOpError() << "a packed entry's buffers must be static 1-D "
-                                "i8 tensors, but found "
-                             << t;
-    }
-    if (failed(verifyLayout(
-            *this, getInputLayoutAttrName(),
-            cast<RankedTensorType>(type.getInput(0)).getDimSize(0))) ||
-        failed(verifyLayout(
-            *this, getOutputLayoutAttrName(),
-            cast<RankedTensorType>(type.getResult(0)).getDimSize(0))))
-      return failure();
-    return success();
+  if (!isPacked())
+    return verifyEntrySignature(*this);
+  if (type.getNumInputs() != 1 || type.getNumResults() != 1)
+    return emitOpError() << "a packed entry takes one input buffer and "
+                            "returns one output buffer, but has type "
+                         << type;
+  for (Type t : {type.getInput(0), type.getResult(0)}) {
+    auto buffer = dyn_cast<RankedTensorType>(t);
+    if (!buffer || buffer.getRank() != 1 || !buffer.hasStaticShape() ||
+        !buffer.getElementType().isInteger(8))
+      return emitOpError() << "a packed entry's buffers must be static 1-D "
+                              "i8 tensors, but found "
+                           << t;
   }
-  auto verifyTypes = [&](TypeRange types, StringRef what) -> LogicalResult {
-    for (auto [i, t] : llvm::enumerate(types)) {
-      auto tensor = dyn_cast<RankedTensorType>(t);
-      if (!tensor || !tensor.hasStaticShape() ||
-          !tensor.getElementType().isF32())
-        return emitOpError() << what << " #" << i
-                             << " must be a statically shaped f32 tensor, but "
-                                "found "
-                             << t;
-    }
-    return success();
-  };
-  if (failed(verifyTypes(type.getInputs(), "input")) ||
-      failed(verifyTypes(type.getResults(), "output")))
-    return failure();
-  if (failed(verifyNames(*this, type.getNumInputs(), "input",
-                         [&](unsigned i) { return getInputName(i); })) ||
-      failed(verifyNames(*this, type.getNumResults(), "output",
-                         [&](unsigned i) { return getOutputName(i); })))
+  if (failed(verifyLayout(
+          *this, getInputLayoutAttrName(),
+          cast<RankedTensorType>(type.getInput(0)).getDimSize(0))) ||
+      failed(verifyLayout(
+          *this, getOutputLayoutAttrName(),
+          cast<RankedTensorType>(type.getResult(0)).getDimSize(0))))
     return failure();
   return success();
 }
 
 LogicalResult ForwardOp::verifyRegions() {
   // FunctionOpInterface already checks the body against the signature.
-  llvm::StringSet<> probes;
-  WalkResult result = walk([&](ProbeOp probe) {
-    if (!probes.insert(probe.getProbeName()).second) {
-      probe.emitOpError() << "probe name \"" << probe.getProbeName()
-                          << "\" is used more than once in entry @"
-                          << getSymName();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
+  return verifyProbes(*this);
 }
+
+ParseResult TrainStepOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseEntry(parser, result, getFunctionTypeAttrName(result.name),
+                    getArgAttrsAttrName(result.name),
+                    getResAttrsAttrName(result.name));
+}
+
+void TrainStepOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+StringRef TrainStepOp::getInputName(unsigned i) {
+  return entryName(*this, i, false);
+}
+
+StringRef TrainStepOp::getOutputName(unsigned i) {
+  return entryName(*this, i, true);
+}
+
+LogicalResult TrainStepOp::verify() {
+  if (!isa<AdamWAttr>(getOptimizer()))
+    return emitOpError() << "unsupported optimizer " << getOptimizer()
+                         << ": expected #ag.adamw<lr = ..., beta1 = ..., "
+                            "beta2 = ..., eps = ..., weight_decay = ...>";
+  if (std::optional<APFloat> norm = getMaxGradNorm()) {
+    float v = norm->convertToFloat();
+    if (!(v > 0) || !std::isfinite(v))
+      return emitOpError() << "max_grad_norm must be finite and > 0, got " << v;
+  }
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() == 0)
+    return emitOpError() << "needs the loss as its first output";
+  auto loss = dyn_cast<RankedTensorType>(type.getResult(0));
+  if (!loss || loss.getRank() != 0 || !loss.getElementType().isF32())
+    return emitOpError() << "the loss (output #0) must be a scalar "
+                            "tensor<f32>, but found "
+                         << type.getResult(0);
+  return verifyEntrySignature(*this);
+}
+
+LogicalResult TrainStepOp::verifyRegions() { return verifyProbes(*this); }
 
 //===----------------------------------------------------------------------===//
 // ReturnOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReturnOp::verify() {
-  auto entry = (*this)->getParentOfType<ForwardOp>();
-  ArrayRef<Type> expected = entry.getFunctionType().getResults();
+  auto entry = cast<FunctionOpInterface>((*this)->getParentOp());
+  ArrayRef<Type> expected = entry.getResultTypes();
   if (getOperands().size() != expected.size())
     return emitOpError() << "returns " << getOperands().size()
                          << " values, but the entry declares "
@@ -312,6 +390,8 @@ LogicalResult AddOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult SubOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult DivOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult MinimumOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult MaximumOp::verify() { return verifyBroadcastBinary(*this); }
 
 LogicalResult NegOp::verify() { return verifyStatic(*this); }
 LogicalResult ExpOp::verify() { return verifyStatic(*this); }
@@ -374,20 +454,18 @@ static SmallVector<int64_t> reducedShape(ArrayRef<int64_t> input,
   return shape;
 }
 
-/// Shared verifier of sum and mean.
+/// Shared verifier of sum, mean and max.
 template <typename OpTy> static LogicalResult verifyReduction(OpTy op) {
   if (failed(verifyStatic(op)))
     return failure();
   RankedTensorType input = tensorOf(op.getInput());
-  std::optional<int64_t> axis = op.getAxis();
-  if (axis) {
-    int64_t rank = input.getRank();
-    if (*axis < -rank || *axis >= rank || rank == 0)
-      return op.emitOpError()
-             << "axis " << *axis << " is out of range for an input of rank "
-             << rank << " (expected " << -rank << " <= axis < " << rank << ")";
-    if (*axis < 0)
-      axis = *axis + rank;
+  std::optional<int64_t> axis;
+  if (IntegerAttr attr = op.getAxisAttr()) {
+    FailureOr<int64_t> normalized =
+        checkAxis(op, attr.getInt(), input.getRank());
+    if (failed(normalized))
+      return failure();
+    axis = *normalized;
   }
   SmallVector<int64_t> expected =
       reducedShape(input.getShape(), axis, op.getKeepdim());
@@ -400,19 +478,259 @@ template <typename OpTy> static LogicalResult verifyReduction(OpTy op) {
 }
 
 template <typename OpTy> static std::optional<int64_t> normalizedAxis(OpTy op) {
-  std::optional<int64_t> axis = op.getAxis();
-  if (axis && *axis < 0)
-    return *axis + tensorOf(op.getInput()).getRank();
-  return axis;
+  if (IntegerAttr attr = op.getAxisAttr())
+    return normalize(attr.getInt(), op.getInput());
+  return std::nullopt;
 }
 
 LogicalResult SumOp::verify() { return verifyReduction(*this); }
 LogicalResult MeanOp::verify() { return verifyReduction(*this); }
+LogicalResult MaxOp::verify() { return verifyReduction(*this); }
+std::optional<int64_t> MaxOp::getNormalizedAxis() {
+  return normalizedAxis(*this);
+}
 std::optional<int64_t> SumOp::getNormalizedAxis() {
   return normalizedAxis(*this);
 }
 std::optional<int64_t> MeanOp::getNormalizedAxis() {
   return normalizedAxis(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClampOp::verify() {
+  if (getMin().convertToFloat() > getMax().convertToFloat())
+    return emitOpError() << "min " << getMin().convertToFloat()
+                         << " is greater than max "
+                         << getMax().convertToFloat();
+  return verifyStatic(*this);
+}
+
+LogicalResult BroadcastToOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  ArrayRef<int64_t> in = tensorOf(getInput()).getShape();
+  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(in, out);
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != out)
+    return emitOpError() << "cannot broadcast " << formatShape(in) << " to "
+                         << formatShape(out);
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  RankedTensorType in = tensorOf(getInput()), out = tensorOf(getResult());
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError() << "cannot reshape " << formatShape(in.getShape())
+                         << " (" << in.getNumElements() << " elements) to "
+                         << formatShape(out.getShape()) << " ("
+                         << out.getNumElements() << " elements)";
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  RankedTensorType in = tensorOf(getInput()), out = tensorOf(getResult());
+  ArrayRef<int64_t> perm = getPermutation();
+  int64_t rank = in.getRank();
+  SmallVector<bool> seen(rank, false);
+  bool valid = static_cast<int64_t>(perm.size()) == rank;
+  for (int64_t p : perm) {
+    valid = valid && p >= 0 && p < rank && !seen[p];
+    if (valid)
+      seen[p] = true;
+  }
+  if (!valid)
+    return emitOpError() << "permutation " << formatShape(perm)
+                         << " is not a permutation of the " << rank
+                         << " dimensions of the input";
+  SmallVector<int64_t> expected;
+  for (int64_t p : perm)
+    expected.push_back(in.getDimSize(p));
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return emitOpError() << "result shape " << formatShape(out.getShape())
+                         << " does not match the expected "
+                         << formatShape(expected);
+  return success();
+}
+
+LogicalResult ConcatOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input";
+  RankedTensorType first = tensorOf(getInputs().front());
+  FailureOr<int64_t> axis =
+      checkAxis(*this, getAxisAttr().getInt(), first.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> expected(first.getShape());
+  expected[*axis] = 0;
+  for (auto [i, value] : llvm::enumerate(getInputs())) {
+    RankedTensorType type = tensorOf(value);
+    bool compatible = type.getRank() == first.getRank();
+    for (int64_t d = 0; compatible && d < first.getRank(); ++d)
+      compatible = d == *axis || type.getDimSize(d) == first.getDimSize(d);
+    if (!compatible)
+      return emitOpError() << "input #" << i << " has shape "
+                           << formatShape(type.getShape())
+                           << ", which differs from input #0's "
+                           << formatShape(first.getShape()) << " outside axis "
+                           << *axis;
+    expected[*axis] += type.getDimSize(*axis);
+  }
+  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
+  if (ArrayRef<int64_t>(expected) != out)
+    return emitOpError() << "result shape " << formatShape(out)
+                         << " does not match the expected "
+                         << formatShape(expected);
+  return success();
+}
+
+int64_t ConcatOp::getNormalizedAxis() {
+  return normalize(getAxisAttr().getInt(), getInputs().front());
+}
+
+LogicalResult SliceOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  RankedTensorType in = tensorOf(getInput());
+  FailureOr<int64_t> axis =
+      checkAxis(*this, getAxisAttr().getInt(), in.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t dim = in.getDimSize(*axis);
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
+  if (start < 0 || start >= end || end > dim)
+    return emitOpError() << "range [" << start << ", " << end
+                         << ") is not a non-empty part of [0, " << dim
+                         << ") (axis " << *axis << ")";
+  SmallVector<int64_t> expected(in.getShape());
+  expected[*axis] = end - start;
+  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
+  if (ArrayRef<int64_t>(expected) != out)
+    return emitOpError() << "result shape " << formatShape(out)
+                         << " does not match the expected "
+                         << formatShape(expected);
+  return success();
+}
+
+int64_t SliceOp::getNormalizedAxis() {
+  return normalize(getAxisAttr().getInt(), getInput());
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and losses
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  return failure(failed(checkAxis(*this, getAxisAttr().getInt(),
+                                  tensorOf(getInput()).getRank())));
+}
+LogicalResult LogSoftmaxOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  return failure(failed(checkAxis(*this, getAxisAttr().getInt(),
+                                  tensorOf(getInput()).getRank())));
+}
+int64_t SoftmaxOp::getNormalizedAxis() {
+  return normalize(getAxisAttr().getInt(), getInput());
+}
+int64_t LogSoftmaxOp::getNormalizedAxis() {
+  return normalize(getAxisAttr().getInt(), getInput());
+}
+
+/// Losses return a rank-0 tensor.
+static LogicalResult verifyScalarResult(Operation *op) {
+  ArrayRef<int64_t> out = tensorOf(op->getResult(0)).getShape();
+  if (!out.empty())
+    return op->emitOpError() << "returns a scalar (tensor<f32>), but the "
+                                "result has shape "
+                             << formatShape(out);
+  return success();
+}
+
+LogicalResult CrossEntropyOp::verify() {
+  if (failed(verifyStatic(*this)) || failed(verifyScalarResult(*this)))
+    return failure();
+  ArrayRef<int64_t> logits = tensorOf(getLogits()).getShape();
+  ArrayRef<int64_t> labels = tensorOf(getLabels()).getShape();
+  if (logits.size() != 2 || labels.size() != 1 || labels[0] != logits[0])
+    return emitOpError() << "expects logits [B, C] and labels [B], but found "
+                         << formatShape(logits) << " and "
+                         << formatShape(labels);
+  return success();
+}
+
+LogicalResult MseOp::verify() {
+  if (failed(verifyStatic(*this)) || failed(verifyScalarResult(*this)))
+    return failure();
+  ArrayRef<int64_t> lhs = tensorOf(getLhs()).getShape();
+  ArrayRef<int64_t> rhs = tensorOf(getRhs()).getShape();
+  if (lhs != rhs)
+    return emitOpError() << "expects operands of one shape, but found "
+                         << formatShape(lhs) << " and " << formatShape(rhs)
+                         << " (broadcast explicitly with ag.broadcast_to)";
+  return success();
+}
+
+LogicalResult GetRowsOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  ArrayRef<int64_t> table = tensorOf(getTable()).getShape();
+  ArrayRef<int64_t> indices = tensorOf(getIndices()).getShape();
+  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
+  if (table.size() != 2 || indices.size() != 1)
+    return emitOpError() << "expects a table [V, D] and indices [N], but "
+                            "found "
+                         << formatShape(table) << " and "
+                         << formatShape(indices);
+  SmallVector<int64_t> expected = {indices[0], table[1]};
+  if (ArrayRef<int64_t>(expected) != out)
+    return emitOpError() << "result shape " << formatShape(out)
+                         << " does not match the expected "
+                         << formatShape(expected);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Backward-pass helper ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult CompareOp::verify() { return verifyBroadcastBinary(*this); }
+
+LogicalResult OneHotOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  ArrayRef<int64_t> labels = tensorOf(getLabels()).getShape();
+  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
+  if (labels.size() != 1 || out.size() != 2 || out[0] != labels[0])
+    return emitOpError() << "expects labels [B] and a result [B, C], but "
+                            "found "
+                         << formatShape(labels) << " and " << formatShape(out);
+  return success();
+}
+
+LogicalResult ScatterAddRowsOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  ArrayRef<int64_t> updates = tensorOf(getUpdates()).getShape();
+  ArrayRef<int64_t> indices = tensorOf(getIndices()).getShape();
+  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
+  if (updates.size() != 2 || indices.size() != 1 || out.size() != 2 ||
+      indices[0] != updates[0] || out[1] != updates[1])
+    return emitOpError() << "expects updates [N, D], indices [N] and a "
+                            "result [V, D], but found "
+                         << formatShape(updates) << ", " << formatShape(indices)
+                         << " and " << formatShape(out);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -544,6 +862,9 @@ LogicalResult PackOutputsOp::verify() {
   }
   return success();
 }
+
+#include "capture/Dialect/Ag/IR/AgEnums.cpp.inc"
+#include "capture/Dialect/Ag/IR/AgInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "capture/Dialect/Ag/IR/AgOps.cpp.inc"

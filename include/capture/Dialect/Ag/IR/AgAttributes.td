@@ -26,4 +26,32 @@ def Ag_SegmentAttr : AttrDef<Ag_Dialect, "Segment"> {
   }];
 }
 
+/// A hyperparameter written as a plain number (`0.9`, `3.0e-4`).
+def Ag_DoubleParam : APFloatParameter<"a float hyperparameter"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::APFloat> {
+    double value;
+    if ($_parser.parseFloat(value))
+      return ::mlir::failure();
+    return ::llvm::APFloat(value);
+  }() }];
+  let printer = [{ $_printer.printFloat($_self) }];
+}
+
+def Ag_AdamWAttr : AttrDef<Ag_Dialect, "AdamW"> {
+  let mnemonic = "adamw";
+  let summary = "AdamW hyperparameters (torch.optim.AdamW)";
+  let description = [{
+    `#ag.adamw<lr = 3.0e-4, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8,
+    weight_decay = 0.01>`: decoupled weight decay, bias corrections from the
+    step counter. These are the initial values: the runtime keeps them (and
+    the step counter) on the host and passes them to every step, so they can
+    change between steps without recompiling.
+  }];
+  let parameters = (ins Ag_DoubleParam:$lr, Ag_DoubleParam:$beta1,
+                        Ag_DoubleParam:$beta2, Ag_DoubleParam:$eps,
+                        Ag_DoubleParam:$weight_decay);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // CAPTURE_DIALECT_AG_IR_AGATTRIBUTES_TD

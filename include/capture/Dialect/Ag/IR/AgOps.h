@@ -14,6 +14,9 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "capture/Dialect/Ag/IR/AgEnums.h.inc"
+#include "capture/Dialect/Ag/IR/AgInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "capture/Dialect/Ag/IR/AgOps.h.inc"
 

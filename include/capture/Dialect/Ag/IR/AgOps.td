@@ -5,7 +5,9 @@
 
 include "capture/Dialect/Ag/IR/AgDialect.td"
 include "capture/Dialect/Ag/IR/AgAttributes.td"
+include "capture/Dialect/Ag/IR/AgInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
@@ -16,9 +18,15 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 class Ag_Op<string mnemonic, list<Trait> traits = []>
     : Op<Ag_Dialect, mnemonic, traits>;
 
+/// Ops `ag-autodiff` differentiates through (AgVJP.cpp).
+defvar Ag_Differentiable =
+    DeclareOpInterfaceMethods<Ag_DifferentiableOpInterface>;
+
 /// Tensors that compute ops take and produce: f32, ranked (static shapes are
 /// checked by the verifiers, with a message naming the dynamic dimension).
 def Ag_Tensor : RankedTensorOf<[F32]>;
+/// Integer index tensors (class labels, row indices).
+def Ag_IndexTensor : RankedTensorOf<[I32]>;
 /// A packed I/O buffer: bytes.
 def Ag_ByteBuffer : 1DTensorOf<[I8]>;
 
@@ -102,8 +110,60 @@ def Ag_ForwardOp : Ag_Op<"forward", [
   }];
 }
 
-def Ag_ReturnOp : Ag_Op<"return", [Pure, HasParent<"ForwardOp">, Terminator,
-                                   ReturnLike]> {
+def Ag_TrainStepOp : Ag_Op<"train_step", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol,
+    HasParent<"::mlir::ModuleOp">]> {
+  let summary = "A training step: named inputs to the loss and named outputs";
+  let description = [{
+    The body computes the forward pass; its first output is the loss (a
+    rank-0 f32 tensor), the others are further named outputs. `ag-autodiff`
+    adds the backward pass, and the rest of the training pipeline adds
+    global-norm clipping (`max_grad_norm`, optional) and the AdamW update of
+    every trainable weight the loss reaches. Outputs are forward values from
+    before the update.
+    ```mlir
+    ag.train_step @train(%x: tensor<64x8xf32> {ag.name = "x"})
+        -> (tensor<f32> {ag.name = "loss"})
+        attributes {optimizer = #ag.adamw<lr = 3.0e-4, beta1 = 0.9,
+                      beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.01>,
+                    max_grad_norm = 0.5 : f32} {
+      ...
+      ag.return %loss : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       AnyAttr:$optimizer,
+                       OptionalAttr<F32Attr>:$max_grad_norm);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// FunctionOpInterface: the argument types.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    /// FunctionOpInterface: the result types.
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// CallableOpInterface: the body.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Name given to input `i` (`ag.name`), or empty.
+    ::llvm::StringRef getInputName(unsigned i);
+    /// Name given to output `i` (`ag.name`), or empty.
+    ::llvm::StringRef getOutputName(unsigned i);
+    /// The AdamW hyperparameters (verified).
+    AdamWAttr getAdamW() { return ::llvm::cast<AdamWAttr>(getOptimizer()); }
+  }];
+}
+
+def Ag_ReturnOp : Ag_Op<"return", [
+    Pure, ParentOneOf<["ForwardOp", "TrainStepOp"]>, Terminator, ReturnLike]> {
   let summary = "Returns an entry's outputs";
   let arguments = (ins Variadic<AnyRankedTensor>:$operands);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
@@ -129,7 +189,7 @@ def Ag_ConstantOp : Ag_Op<"constant", [ConstantLike, Pure,
 }
 
 class Ag_BinaryOp<string mnemonic, string torchName>
-    : Ag_Op<mnemonic, [Pure]> {
+    : Ag_Op<mnemonic, [Pure, Ag_Differentiable]> {
   let summary = "Elementwise " # torchName # " with numpy-style broadcasting";
   let description = [{
     Shapes are aligned on their trailing dimensions; a dimension of size 1
@@ -149,9 +209,11 @@ def Ag_AddOp : Ag_BinaryOp<"add", "a + b">;
 def Ag_SubOp : Ag_BinaryOp<"sub", "a - b">;
 def Ag_MulOp : Ag_BinaryOp<"mul", "a * b">;
 def Ag_DivOp : Ag_BinaryOp<"div", "a / b">;
+def Ag_MinimumOp : Ag_BinaryOp<"minimum", "min(a, b) (NaN propagates)">;
+def Ag_MaximumOp : Ag_BinaryOp<"maximum", "max(a, b) (NaN propagates)">;
 
 class Ag_UnaryOp<string mnemonic, string math>
-    : Ag_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Ag_Op<mnemonic, [Pure, SameOperandsAndResultType, Ag_Differentiable]> {
   let summary = "Elementwise " # math;
   let arguments = (ins Ag_Tensor:$operand);
   let results = (outs Ag_Tensor:$result);
@@ -168,7 +230,7 @@ def Ag_ReluOp : Ag_UnaryOp<"relu", "max(x, 0) (NaN stays NaN)">;
 def Ag_SqrtOp : Ag_UnaryOp<"sqrt", "sqrt(x)">;
 def Ag_SquareOp : Ag_UnaryOp<"square", "x * x">;
 
-def Ag_MatmulOp : Ag_Op<"matmul", [Pure]> {
+def Ag_MatmulOp : Ag_Op<"matmul", [Pure, Ag_Differentiable]> {
   let summary = "2-D matrix product with optional transposes";
   let description = [{
     `op(a) @ op(b)` where `op` transposes when `transpose_a` /
@@ -185,7 +247,8 @@ def Ag_MatmulOp : Ag_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
-class Ag_ReductionOp<string mnemonic, string what> : Ag_Op<mnemonic, [Pure]> {
+class Ag_ReductionOp<string mnemonic, string what>
+    : Ag_Op<mnemonic, [Pure, Ag_Differentiable]> {
   let summary = what # " over all elements or along one axis";
   let description = [{
     Without `axis` the result is a rank-0 tensor (or all ones with
@@ -212,6 +275,164 @@ class Ag_ReductionOp<string mnemonic, string what> : Ag_Op<mnemonic, [Pure]> {
 
 def Ag_SumOp : Ag_ReductionOp<"sum", "Sum">;
 def Ag_MeanOp : Ag_ReductionOp<"mean", "Mean">;
+def Ag_MaxOp : Ag_ReductionOp<"max", "Maximum (NaN propagates)">;
+
+def Ag_ClampOp : Ag_Op<"clamp", [Pure, SameOperandsAndResultType, Ag_Differentiable]> {
+  let summary = "Elementwise clamp into [min, max] (NaN stays NaN)";
+  let description = [{
+    `torch.clamp(x, min, max)`.
+    ```mlir
+    %y = ag.clamp %x min = 0.8 max = 1.2 : tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$operand, F32Attr:$min, F32Attr:$max);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat =
+      "$operand `min` `=` $min `max` `=` $max attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ag_BroadcastToOp : Ag_Op<"broadcast_to", [Pure, Ag_Differentiable]> {
+  let summary = "Broadcasts a tensor to a larger shape (numpy rules)";
+  let description = [{
+    ```mlir
+    %y = ag.broadcast_to %b : tensor<8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$input);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ag_ReshapeOp : Ag_Op<"reshape", [Pure, Ag_Differentiable]> {
+  let summary = "Same elements in row-major order, another shape";
+  let arguments = (ins Ag_Tensor:$input);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ag_TransposeOp : Ag_Op<"transpose", [Pure, Ag_Differentiable]> {
+  let summary = "Permutes dimensions: result dim i is input dim permutation[i]";
+  let description = [{
+    ```mlir
+    %y = ag.transpose %x permutation = [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = [{
+    $input `permutation` `=` $permutation attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ag_ConcatOp : Ag_Op<"concat", [Pure, Ag_Differentiable]> {
+  let summary = "Concatenates tensors along one axis";
+  let description = [{
+    ```mlir
+    %y = ag.concat %a, %b axis = 1 : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Ag_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, $result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axis in [0, rank). Only valid on a verified op.
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def Ag_SliceOp : Ag_Op<"slice", [Pure, Ag_Differentiable]> {
+  let summary = "The elements [start, end) of one axis";
+  let description = [{
+    `x[..., start:end, ...]` along `axis` (negative counts from the end).
+    ```mlir
+    %y = ag.slice %x axis = 1 start = 2 end = 5 : tensor<2x8xf32> -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$input, I64Attr:$axis, I64Attr:$start,
+                       I64Attr:$end);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis `start` `=` $start `end` `=` $end attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axis in [0, rank). Only valid on a verified op.
+    int64_t getNormalizedAxis();
+  }];
+}
+
+class Ag_SoftmaxLikeOp<string mnemonic, string what>
+    : Ag_Op<mnemonic, [Pure, SameOperandsAndResultType, Ag_Differentiable]> {
+  let summary = what # " along one axis (numerically stable)";
+  let arguments = (ins Ag_Tensor:$input, I64Attr:$axis);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axis in [0, rank). Only valid on a verified op.
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def Ag_SoftmaxOp : Ag_SoftmaxLikeOp<"softmax", "torch.softmax">;
+def Ag_LogSoftmaxOp : Ag_SoftmaxLikeOp<"log_softmax", "torch.log_softmax">;
+
+def Ag_CrossEntropyOp : Ag_Op<"cross_entropy", [Pure, Ag_Differentiable]> {
+  let summary = "Mean softmax cross-entropy of logits against integer labels";
+  let description = [{
+    `torch.nn.functional.cross_entropy(logits, labels)` with the default
+    mean reduction: logits `[B, C]`, labels `[B]` (i32 in [0, C)), result a
+    rank-0 tensor.
+    ```mlir
+    %l = ag.cross_entropy %logits, %labels : (tensor<128x10xf32>, tensor<128xi32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$logits, Ag_IndexTensor:$labels);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat =
+      "$logits `,` $labels attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Ag_MseOp : Ag_Op<"mse", [Pure, Ag_Differentiable]> {
+  let summary = "Mean squared error of two tensors of one shape";
+  let description = [{
+    `torch.nn.functional.mse_loss(a, b)`: `mean((a - b)^2)`, rank-0 result.
+    ```mlir
+    %l = ag.mse %v, %ret : (tensor<64xf32>, tensor<64xf32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$lhs, Ag_Tensor:$rhs);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Ag_GetRowsOp : Ag_Op<"get_rows", [Pure, Ag_Differentiable]> {
+  let summary = "Rows of a table picked by integer indices (embedding lookup)";
+  let description = [{
+    `table[indices]`: table `[V, D]` (a weight, trainable or frozen), indices
+    `[N]` (i32 in [0, V)), result `[N, D]`.
+    ```mlir
+    %e = ag.get_rows %table, %ids : (tensor<1000x16xf32>, tensor<32xi32>) -> tensor<32x16xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$table, Ag_IndexTensor:$indices);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat =
+      "$table `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
 
 def Ag_ReadWeightOp : Ag_Op<"read_weight", [
     Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -221,7 +442,8 @@ def Ag_ReadWeightOp : Ag_Op<"read_weight", [
   let assemblyFormat = "$weight attr-dict `:` type($result)";
 }
 
-def Ag_ProbeOp : Ag_Op<"probe", [SameOperandsAndResultType]> {
+def Ag_ProbeOp : Ag_Op<"probe", [SameOperandsAndResultType,
+                                 Ag_Differentiable]> {
   let summary = "Marks an intermediate a caller may read back by name";
   let description = [{
     Returns its operand unchanged. Not `Pure`: a probe stays in the graph
@@ -233,6 +455,60 @@ def Ag_ProbeOp : Ag_Op<"probe", [SameOperandsAndResultType]> {
   let arguments = (ins StrAttr:$probe_name, Ag_Tensor:$input);
   let results = (outs Ag_Tensor:$result);
   let assemblyFormat = "$probe_name $input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops the backward pass uses (no gradient of their own)
+//===----------------------------------------------------------------------===//
+
+def Ag_ComparePredicate : I32EnumAttr<"ComparePredicate", "comparison", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
+    I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
+    I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::capture::ag";
+}
+
+def Ag_CompareOp : Ag_Op<"compare", [Pure]> {
+  let summary = "Elementwise comparison as a 0/1 f32 mask (broadcasting)";
+  let description = [{
+    1.0 where `lhs <predicate> rhs` holds, else 0.0 (NaN compares false,
+    except for `ne`). The backward pass builds masks with it (relu, clamp,
+    ties of min/max).
+    ```mlir
+    %m = ag.compare lt, %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Ag_ComparePredicate:$predicate, Ag_Tensor:$lhs,
+                       Ag_Tensor:$rhs);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ag_OneHotOp : Ag_Op<"one_hot", [Pure]> {
+  let summary = "Integer labels [B] as one-hot rows [B, C] (f32)";
+  let arguments = (ins Ag_IndexTensor:$labels);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = "$labels attr-dict `:` type($labels) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Ag_ScatterAddRowsOp : Ag_Op<"scatter_add_rows", [Pure]> {
+  let summary = "Sums rows [N, D] into a zero table [V, D] at integer indices";
+  let description = [{
+    `out = zeros(V, D); out[indices[i]] += updates[i]`: the gradient of
+    `ag.get_rows` with respect to its table (repeated indices accumulate).
+    ```mlir
+    %g = ag.scatter_add_rows %updates, %ids : (tensor<32x16xf32>, tensor<32xi32>) -> tensor<1000x16xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$updates, Ag_IndexTensor:$indices);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat =
+      "$updates `,` $indices attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
@@ -289,7 +565,7 @@ def Ag_InputViewOp : Ag_Op<"input_view", [Pure]> {
     ```
   }];
   let arguments = (ins Ag_ByteBuffer:$buffer, I64Attr:$offset);
-  let results = (outs Ag_Tensor:$result);
+  let results = (outs AnyTypeOf<[Ag_Tensor, Ag_IndexTensor]>:$result);
   let assemblyFormat =
       "$buffer `[` $offset `]` attr-dict `:` type($buffer) `->` type($result)";
   let hasVerifier = 1;
@@ -302,7 +578,7 @@ def Ag_PackOutputsOp : Ag_Op<"pack_outputs", [Pure]> {
     %out = ag.pack_outputs %y[0], %h[256] : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<320xi8>
     ```
   }];
-  let arguments = (ins Variadic<Ag_Tensor>:$outputs,
+  let arguments = (ins Variadic<AnyTypeOf<[Ag_Tensor, Ag_IndexTensor]>>:$outputs,
                        DenseI64ArrayAttr:$offsets);
   let results = (outs Ag_ByteBuffer:$result);
   let hasCustomAssemblyFormat = 1;

@@ -1,0 +1,111 @@
+//===- KernelEmitters.h - Bodies of the ag compute kernels ------*- C++ -*-===//
+//
+// Private to lib/Conversion/AgToGPU. KernelBuilder creates each kernel's
+// grid-stride loop and calls one of these emitters for every work item `i`
+// with the kernel's arguments `args` (the op's operands, then its result,
+// as memrefs). What a work item is depends on the op: one output element
+// for most, one row for softmax, the whole tensor for the scalar losses
+// (see KernelBuilder::workItems).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LIB_CONVERSION_AGTOGPU_KERNELEMITTERS_H
+#define CAPTURE_LIB_CONVERSION_AGTOGPU_KERNELEMITTERS_H
+
+#include "capture/Dialect/Ag/IR/AgOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace capture::kernels {
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the emitters (KernelHelpers.cpp)
+//===----------------------------------------------------------------------===//
+
+/// An `index` constant.
+mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// An `f32` constant.
+mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double value);
+
+/// Splits linear index `linear` into the indices of row-major `shape`.
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b,
+                                           mlir::Location loc,
+                                           mlir::Value linear,
+                                           llvm::ArrayRef<int64_t> shape);
+
+/// Indices into an operand of `shape` broadcast (numpy rules) to the
+/// result's `indices`.
+llvm::SmallVector<mlir::Value> broadcastIndices(mlir::OpBuilder &b,
+                                                mlir::Location loc,
+                                                mlir::ValueRange indices,
+                                                llvm::ArrayRef<int64_t> shape);
+
+/// Loads the i32 at `indices` of `memref` as an index clamped into
+/// [0, bound). The interpreter reports an out-of-range label or row index as
+/// an error; a kernel cannot, so it clamps rather than read out of bounds.
+mlir::Value loadClampedIndex(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value memref, mlir::ValueRange indices,
+                             int64_t bound);
+
+/// Folds `count` steps of `body` (given the step index and the
+/// accumulator, returns the next accumulator) into one value, starting from
+/// `init`: a serial scf.for with one iter_arg.
+mlir::Value
+foldRange(mlir::OpBuilder &b, mlir::Location loc, int64_t count,
+          mlir::Value init,
+          llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                         mlir::Value, mlir::Value)>
+              body);
+
+/// `indices` with `index` inserted at position `axis`.
+llvm::SmallVector<mlir::Value> insertAt(mlir::ValueRange indices, int64_t axis,
+                                        mlir::Value index);
+
+//===----------------------------------------------------------------------===//
+// Elementwise and data movement (ElementwiseKernels.cpp); one output element
+// per work item.
+//===----------------------------------------------------------------------===//
+
+/// Unary and binary elementwise ops (broadcasting), clamp and broadcast_to.
+void emitElementwise(mlir::Operation *op, mlir::OpBuilder &b,
+                     mlir::Location loc, mlir::Value i, mlir::ValueRange args);
+/// Whether emitElementwise handles `op`.
+bool isElementwise(mlir::Operation *op);
+
+/// Result element [i...] is the input element at the permuted indices.
+void emitTranspose(ag::TransposeOp op, mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::Value i, mlir::ValueRange args);
+/// Loads from the one input holding the element (nested scf.if).
+void emitConcat(ag::ConcatOp op, mlir::OpBuilder &b, mlir::Location loc,
+                mlir::Value i, mlir::ValueRange args);
+/// Loads the input element shifted by `start` along the axis.
+void emitSlice(ag::SliceOp op, mlir::OpBuilder &b, mlir::Location loc,
+               mlir::Value i, mlir::ValueRange args);
+/// Loads table[clamp(indices[n]), d] for result element [n, d].
+void emitGetRows(ag::GetRowsOp op, mlir::OpBuilder &b, mlir::Location loc,
+                 mlir::Value i, mlir::ValueRange args);
+
+//===----------------------------------------------------------------------===//
+// Contractions and reductions (ReductionKernels.cpp)
+//===----------------------------------------------------------------------===//
+
+/// One output element of a matmul: a dot product over K.
+void emitMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
+                mlir::Value i, mlir::ValueRange args);
+/// One output element of a sum, mean or max.
+void emitReduction(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::Value i, mlir::ValueRange args);
+/// One row (all elements along the axis) of a softmax or log_softmax.
+void emitSoftmaxRow(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Value i, mlir::ValueRange args);
+/// The whole (rank-0) cross-entropy loss.
+void emitCrossEntropy(ag::CrossEntropyOp op, mlir::OpBuilder &b,
+                      mlir::Location loc, mlir::Value i, mlir::ValueRange args);
+/// The whole (rank-0) mean squared error.
+void emitMse(ag::MseOp op, mlir::OpBuilder &b, mlir::Location loc,
+             mlir::Value i, mlir::ValueRange args);
+
+} // namespace capture::kernels
+
+#endif // CAPTURE_LIB_CONVERSION_AGTOGPU_KERNELEMITTERS_H

@@ -1,0 +1,172 @@
+//===- Autodiff.cpp - Reverse-mode differentiation of training steps -----===//
+
+#include "capture/Transforms/Passes.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace capture {
+#define GEN_PASS_DEF_AUTODIFF
+#include "capture/Transforms/Passes.h.inc"
+} // namespace capture
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+
+namespace {
+struct AutodiffPass : public capture::impl::AutodiffBase<AutodiffPass> {
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Name of the result attribute naming the weight a gradient belongs to.
+static constexpr StringLiteral kGradOfAttr = "ag.grad_of";
+
+/// The trainable weight `op` reads, if it is such a read.
+static WeightOp trainableRead(Operation *op) {
+  auto read = dyn_cast<ReadWeightOp>(op);
+  if (!read)
+    return {};
+  auto weight = SymbolTable::lookupNearestSymbolFrom<WeightOp>(
+      read, read.getWeightAttr());
+  return weight && weight.getTrainable() ? weight : WeightOp();
+}
+
+static bool isDifferentiated(TrainStepOp step) {
+  for (unsigned i = 0, e = step.getNumResults(); i < e; ++i)
+    if (step.getResultAttr(i, kGradOfAttr))
+      return true;
+  return false;
+}
+
+static LogicalResult differentiate(TrainStepOp step) {
+  Block &body = step.getBody().front();
+  auto ret = cast<ReturnOp>(body.getTerminator());
+  Value loss = ret.getOperand(0);
+
+  // Values that depend on a trainable weight...
+  DenseSet<Value> varied;
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator()) {
+    forward.push_back(&op);
+    bool dependent = static_cast<bool>(trainableRead(&op)) ||
+                     llvm::any_of(op.getOperands(),
+                                  [&](Value v) { return varied.contains(v); });
+    if (dependent)
+      varied.insert(op.result_begin(), op.result_end());
+  }
+  // ...and that the loss depends on: the ops the backward pass visits.
+  DenseSet<Operation *> active;
+  SmallVector<Value> worklist = {loss};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !varied.contains(v) || !active.insert(def).second)
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+
+  SmallVector<WeightOp> reached;
+  for (Operation *op : forward)
+    if (WeightOp weight = trainableRead(op);
+        weight && active.contains(op) && !llvm::is_contained(reached, weight))
+      reached.push_back(weight);
+  if (reached.empty()) {
+    SmallVector<std::string> trainable;
+    for (WeightOp w : step->getParentOfType<ModuleOp>().getOps<WeightOp>())
+      if (w.getTrainable())
+        trainable.push_back("@" + w.getSymName().str());
+    return step.emitOpError()
+           << "has nothing to train: the loss depends on no trainable weight"
+           << (trainable.empty()
+                   ? std::string(" (the module has no trainable weight; "
+                                 "mark weights `trainable`)")
+                   : " (trainable weights: " + llvm::join(trainable, ", ") +
+                         "; read them with ag.read_weight on the loss's "
+                         "path)");
+  }
+
+  // The reverse sweep, appended before the terminator.
+  OpBuilder b(ret);
+  DenseMap<Value, Value> grads;
+  {
+    auto type = RankedTensorType::get({}, b.getF32Type());
+    grads[loss] = ConstantOp::create(
+        b, loss.getLoc(), type, DenseElementsAttr::get(type, APFloat(1.0f)));
+  }
+  auto accumulate = [&](Value value, Value grad) {
+    Value &slot = grads[value];
+    slot = slot ? AddOp::create(b, grad.getLoc(), value.getType(), slot, grad)
+                      .getResult()
+                : grad;
+  };
+  for (Operation *op : llvm::reverse(forward)) {
+    if (!active.contains(op) || isa<ReadWeightOp>(op))
+      continue;
+    SmallVector<Value> resultGrads;
+    for (Value result : op->getResults())
+      resultGrads.push_back(grads.lookup(result));
+    if (llvm::any_of(resultGrads, [](Value g) { return !g; }))
+      continue;
+    auto diff = dyn_cast<DifferentiableOpInterface>(op);
+    if (!diff) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "has no vector-Jacobian product, but the loss of @"
+          << step.getSymName() << " depends on a trainable weight through it";
+      diag.attachNote(step.getLoc()) << "in this training step";
+      return diag;
+    }
+    SmallVector<Value> operandGrads;
+    OpBuilder::InsertionGuard guard(b);
+    if (failed(diff.buildVJP(b, resultGrads, operandGrads)))
+      return failure();
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads))
+      if (grad && varied.contains(operand))
+        accumulate(operand, grad);
+  }
+
+  // One gradient per reached weight: the sum over its reads.
+  MLIRContext *ctx = step.getContext();
+  SmallVector<Value> results(ret.getOperands());
+  SmallVector<Type> types(step.getResultTypes());
+  SmallVector<Attribute> resAttrs;
+  for (unsigned i = 0, e = step.getNumResults(); i < e; ++i)
+    resAttrs.push_back(step.getResultAttrDict(i)
+                           ? Attribute(step.getResultAttrDict(i))
+                           : Attribute(DictionaryAttr::get(ctx)));
+  for (WeightOp weight : reached) {
+    Value total;
+    for (Operation *op : forward) {
+      auto read = dyn_cast<ReadWeightOp>(op);
+      if (!read || read.getWeight() != weight.getSymName())
+        continue;
+      Value g = grads.lookup(read.getResult());
+      if (!g)
+        continue;
+      total = total ? AddOp::create(b, read.getLoc(), g.getType(), total, g)
+                          .getResult()
+                    : g;
+    }
+    results.push_back(total);
+    types.push_back(total.getType());
+    resAttrs.push_back(DictionaryAttr::get(
+        ctx,
+        {NamedAttribute(StringAttr::get(ctx, ForwardOp::getNameAttrName()),
+                        StringAttr::get(ctx, "grad/" + weight.getSymName())),
+         NamedAttribute(StringAttr::get(ctx, kGradOfAttr),
+                        FlatSymbolRefAttr::get(weight))}));
+  }
+  ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+  step.setFunctionType(FunctionType::get(ctx, step.getArgumentTypes(), types));
+  step.setAllResultAttrs(resAttrs);
+  return success();
+}
+
+void AutodiffPass::runOnOperation() {
+  for (TrainStepOp step : getOperation().getOps<TrainStepOp>())
+    if (!isDifferentiated(step) && failed(differentiate(step)))
+      return signalPassFailure();
+}
