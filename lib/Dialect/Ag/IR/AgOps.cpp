@@ -2,6 +2,8 @@
 
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
+#include "AgOpsVerify.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -10,6 +12,7 @@
 
 using namespace mlir;
 using namespace capture::ag;
+using namespace capture::ag::detail;
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -45,7 +48,7 @@ capture::ag::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
 
 /// Every tensor an op touches must have a static shape: kernels, buffer
 /// plans and the module file are all sized at compile time.
-static LogicalResult verifyStatic(Operation *op) {
+LogicalResult capture::ag::detail::verifyStatic(Operation *op) {
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.hasStaticShape())
@@ -63,13 +66,14 @@ static LogicalResult verifyStatic(Operation *op) {
   return success();
 }
 
-static RankedTensorType tensorOf(Value value) {
+RankedTensorType capture::ag::detail::tensorOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
 /// Checks `axis` against `rank` (negative counts from the end, as in
 /// PyTorch) and returns it in [0, rank).
-static FailureOr<int64_t> checkAxis(Operation *op, int64_t axis, int64_t rank) {
+FailureOr<int64_t> capture::ag::detail::checkAxis(Operation *op, int64_t axis,
+                                                  int64_t rank) {
   if (axis < -rank || axis >= rank || rank == 0)
     return op->emitOpError()
            << "axis " << axis << " is out of range for an input of rank "
@@ -78,7 +82,7 @@ static FailureOr<int64_t> checkAxis(Operation *op, int64_t axis, int64_t rank) {
 }
 
 /// `axis` in [0, rank) for an op that verified it with checkAxis.
-static int64_t normalize(int64_t axis, Value input) {
+int64_t capture::ag::detail::normalize(int64_t axis, Value input) {
   return axis < 0 ? axis + tensorOf(input).getRank() : axis;
 }
 
@@ -369,7 +373,7 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 //===----------------------------------------------------------------------===//
 
 /// Shared verifier of the binary elementwise ops.
-static LogicalResult verifyBroadcastBinary(Operation *op) {
+LogicalResult capture::ag::detail::verifyBroadcastBinary(Operation *op) {
   if (failed(verifyStatic(op)))
     return failure();
   ArrayRef<int64_t> lhs = tensorOf(op->getOperand(0)).getShape();
@@ -494,243 +498,6 @@ std::optional<int64_t> SumOp::getNormalizedAxis() {
 }
 std::optional<int64_t> MeanOp::getNormalizedAxis() {
   return normalizedAxis(*this);
-}
-
-//===----------------------------------------------------------------------===//
-// Shape ops
-//===----------------------------------------------------------------------===//
-
-LogicalResult ClampOp::verify() {
-  if (getMin().convertToFloat() > getMax().convertToFloat())
-    return emitOpError() << "min " << getMin().convertToFloat()
-                         << " is greater than max "
-                         << getMax().convertToFloat();
-  return verifyStatic(*this);
-}
-
-LogicalResult BroadcastToOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  ArrayRef<int64_t> in = tensorOf(getInput()).getShape();
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(in, out);
-  if (failed(shape) || ArrayRef<int64_t>(*shape) != out)
-    return emitOpError() << "cannot broadcast " << formatShape(in) << " to "
-                         << formatShape(out);
-  return success();
-}
-
-LogicalResult ReshapeOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  RankedTensorType in = tensorOf(getInput()), out = tensorOf(getResult());
-  if (in.getNumElements() != out.getNumElements())
-    return emitOpError() << "cannot reshape " << formatShape(in.getShape())
-                         << " (" << in.getNumElements() << " elements) to "
-                         << formatShape(out.getShape()) << " ("
-                         << out.getNumElements() << " elements)";
-  return success();
-}
-
-LogicalResult TransposeOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  RankedTensorType in = tensorOf(getInput()), out = tensorOf(getResult());
-  ArrayRef<int64_t> perm = getPermutation();
-  int64_t rank = in.getRank();
-  SmallVector<bool> seen(rank, false);
-  bool valid = static_cast<int64_t>(perm.size()) == rank;
-  for (int64_t p : perm) {
-    valid = valid && p >= 0 && p < rank && !seen[p];
-    if (valid)
-      seen[p] = true;
-  }
-  if (!valid)
-    return emitOpError() << "permutation " << formatShape(perm)
-                         << " is not a permutation of the " << rank
-                         << " dimensions of the input";
-  SmallVector<int64_t> expected;
-  for (int64_t p : perm)
-    expected.push_back(in.getDimSize(p));
-  if (ArrayRef<int64_t>(expected) != out.getShape())
-    return emitOpError() << "result shape " << formatShape(out.getShape())
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
-}
-
-LogicalResult ConcatOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  if (getInputs().empty())
-    return emitOpError() << "needs at least one input";
-  RankedTensorType first = tensorOf(getInputs().front());
-  FailureOr<int64_t> axis =
-      checkAxis(*this, getAxisAttr().getInt(), first.getRank());
-  if (failed(axis))
-    return failure();
-  SmallVector<int64_t> expected(first.getShape());
-  expected[*axis] = 0;
-  for (auto [i, value] : llvm::enumerate(getInputs())) {
-    RankedTensorType type = tensorOf(value);
-    bool compatible = type.getRank() == first.getRank();
-    for (int64_t d = 0; compatible && d < first.getRank(); ++d)
-      compatible = d == *axis || type.getDimSize(d) == first.getDimSize(d);
-    if (!compatible)
-      return emitOpError() << "input #" << i << " has shape "
-                           << formatShape(type.getShape())
-                           << ", which differs from input #0's "
-                           << formatShape(first.getShape()) << " outside axis "
-                           << *axis;
-    expected[*axis] += type.getDimSize(*axis);
-  }
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (ArrayRef<int64_t>(expected) != out)
-    return emitOpError() << "result shape " << formatShape(out)
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
-}
-
-int64_t ConcatOp::getNormalizedAxis() {
-  return normalize(getAxisAttr().getInt(), getInputs().front());
-}
-
-LogicalResult SliceOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  RankedTensorType in = tensorOf(getInput());
-  FailureOr<int64_t> axis =
-      checkAxis(*this, getAxisAttr().getInt(), in.getRank());
-  if (failed(axis))
-    return failure();
-  int64_t dim = in.getDimSize(*axis);
-  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
-  if (start < 0 || start >= end || end > dim)
-    return emitOpError() << "range [" << start << ", " << end
-                         << ") is not a non-empty part of [0, " << dim
-                         << ") (axis " << *axis << ")";
-  SmallVector<int64_t> expected(in.getShape());
-  expected[*axis] = end - start;
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (ArrayRef<int64_t>(expected) != out)
-    return emitOpError() << "result shape " << formatShape(out)
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
-}
-
-int64_t SliceOp::getNormalizedAxis() {
-  return normalize(getAxisAttr().getInt(), getInput());
-}
-
-//===----------------------------------------------------------------------===//
-// Softmax and losses
-//===----------------------------------------------------------------------===//
-
-LogicalResult SoftmaxOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  return failure(failed(checkAxis(*this, getAxisAttr().getInt(),
-                                  tensorOf(getInput()).getRank())));
-}
-LogicalResult LogSoftmaxOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  return failure(failed(checkAxis(*this, getAxisAttr().getInt(),
-                                  tensorOf(getInput()).getRank())));
-}
-int64_t SoftmaxOp::getNormalizedAxis() {
-  return normalize(getAxisAttr().getInt(), getInput());
-}
-int64_t LogSoftmaxOp::getNormalizedAxis() {
-  return normalize(getAxisAttr().getInt(), getInput());
-}
-
-/// Losses return a rank-0 tensor.
-static LogicalResult verifyScalarResult(Operation *op) {
-  ArrayRef<int64_t> out = tensorOf(op->getResult(0)).getShape();
-  if (!out.empty())
-    return op->emitOpError() << "returns a scalar (tensor<f32>), but the "
-                                "result has shape "
-                             << formatShape(out);
-  return success();
-}
-
-LogicalResult CrossEntropyOp::verify() {
-  if (failed(verifyStatic(*this)) || failed(verifyScalarResult(*this)))
-    return failure();
-  ArrayRef<int64_t> logits = tensorOf(getLogits()).getShape();
-  ArrayRef<int64_t> labels = tensorOf(getLabels()).getShape();
-  if (logits.size() != 2 || labels.size() != 1 || labels[0] != logits[0])
-    return emitOpError() << "expects logits [B, C] and labels [B], but found "
-                         << formatShape(logits) << " and "
-                         << formatShape(labels);
-  return success();
-}
-
-LogicalResult MseOp::verify() {
-  if (failed(verifyStatic(*this)) || failed(verifyScalarResult(*this)))
-    return failure();
-  ArrayRef<int64_t> lhs = tensorOf(getLhs()).getShape();
-  ArrayRef<int64_t> rhs = tensorOf(getRhs()).getShape();
-  if (lhs != rhs)
-    return emitOpError() << "expects operands of one shape, but found "
-                         << formatShape(lhs) << " and " << formatShape(rhs)
-                         << " (broadcast explicitly with ag.broadcast_to)";
-  return success();
-}
-
-LogicalResult GetRowsOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  ArrayRef<int64_t> table = tensorOf(getTable()).getShape();
-  ArrayRef<int64_t> indices = tensorOf(getIndices()).getShape();
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (table.size() != 2 || indices.size() != 1)
-    return emitOpError() << "expects a table [V, D] and indices [N], but "
-                            "found "
-                         << formatShape(table) << " and "
-                         << formatShape(indices);
-  SmallVector<int64_t> expected = {indices[0], table[1]};
-  if (ArrayRef<int64_t>(expected) != out)
-    return emitOpError() << "result shape " << formatShape(out)
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Backward-pass helper ops
-//===----------------------------------------------------------------------===//
-
-LogicalResult CompareOp::verify() { return verifyBroadcastBinary(*this); }
-
-LogicalResult OneHotOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  ArrayRef<int64_t> labels = tensorOf(getLabels()).getShape();
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (labels.size() != 1 || out.size() != 2 || out[0] != labels[0])
-    return emitOpError() << "expects labels [B] and a result [B, C], but "
-                            "found "
-                         << formatShape(labels) << " and " << formatShape(out);
-  return success();
-}
-
-LogicalResult ScatterAddRowsOp::verify() {
-  if (failed(verifyStatic(*this)))
-    return failure();
-  ArrayRef<int64_t> updates = tensorOf(getUpdates()).getShape();
-  ArrayRef<int64_t> indices = tensorOf(getIndices()).getShape();
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (updates.size() != 2 || indices.size() != 1 || out.size() != 2 ||
-      indices[0] != updates[0] || out[1] != updates[1])
-    return emitOpError() << "expects updates [N, D], indices [N] and a "
-                            "result [V, D], but found "
-                         << formatShape(updates) << ", " << formatShape(indices)
-                         << " and " << formatShape(out);
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
