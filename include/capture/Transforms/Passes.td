@@ -33,6 +33,20 @@ def Autodiff : Pass<"ag-autodiff", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def InsertClipScale : Pass<"ag-insert-clip-scale", "::mlir::ModuleOp"> {
+  let summary = "Global gradient norm and torch.nn.utils.clip_grad_norm_";
+  let description = [{
+    For each differentiated `ag.train_step` (after `ag-autodiff`): computes
+    the 2-norm over all gradients and returns it as output `grad_norm` (the
+    pre-clip norm; the update is refused on the device when it is not
+    finite). When the step has `max_grad_norm`, every gradient is scaled by
+    `min(1, max_norm / (norm + 1e-6))`, branch-free, where `max_norm` is a
+    new scalar input `max_grad_norm` (marked `ag.hyper`), so it can change
+    between steps without recompiling.
+  }];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 def PackIO : Pass<"ag-pack-io", "::mlir::ModuleOp"> {
   let summary = "Pack every entry's inputs and outputs into one buffer each";
   let description = [{
