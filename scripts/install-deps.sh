@@ -8,6 +8,9 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   spirv-tools libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libbenchmark-dev
+  # The PyTorch peer of the training-step numerics tests (for /usr/bin/python3);
+  # OpenBLAS so that it is not running on the reference BLAS.
+  python3-torch python3-numpy libopenblas0-pthread
 )
 
 missing=()

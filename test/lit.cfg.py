@@ -34,3 +34,11 @@ tools = [
     ToolSubst("spirv-val", config.spirv_val),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# PyTorch (Debian's python3-torch, for the python running lit) is the peer
+# for training-step numerics.
+import subprocess
+import sys
+if subprocess.run([sys.executable, "-c", "import torch, numpy"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("torch")

@@ -1,0 +1,96 @@
+// The PPO actor-critic update of ../shared/workloads/README.md as a training
+// step: actor and critic MLPs (64 -> 64 -> 64 -> 8 / 1, tanh), a Gaussian
+// policy with a trainable log_std, the clipped surrogate, the value loss and
+// the entropy bonus; AdamW(3e-4, 0.9, 0.999, 1e-8, 0.01) after
+// clip_grad_norm_(0.5). Weights use PyTorch's names and Linear layout
+// W[out, in], so `ppo_torch.py --dump` files load with --param.
+//
+//   capture-opt examples/ppo_train.mlir -ag-autodiff -ag-insert-clip-scale
+
+ag.weight @actor.0.weight trainable : tensor<64x64xf32>
+ag.weight @actor.0.bias trainable : tensor<64xf32>
+ag.weight @actor.2.weight trainable : tensor<64x64xf32>
+ag.weight @actor.2.bias trainable : tensor<64xf32>
+ag.weight @actor.4.weight trainable : tensor<8x64xf32>
+ag.weight @actor.4.bias trainable : tensor<8xf32>
+ag.weight @critic.0.weight trainable : tensor<64x64xf32>
+ag.weight @critic.0.bias trainable : tensor<64xf32>
+ag.weight @critic.2.weight trainable : tensor<64x64xf32>
+ag.weight @critic.2.bias trainable : tensor<64xf32>
+ag.weight @critic.4.weight trainable : tensor<1x64xf32>
+ag.weight @critic.4.bias trainable : tensor<1xf32>
+ag.weight @log_std trainable : tensor<8xf32>
+
+ag.train_step @train(%obs: tensor<64x64xf32> {ag.name = "obs"}, %act: tensor<64x8xf32> {ag.name = "act"},
+                     %adv: tensor<64xf32> {ag.name = "adv"}, %ret: tensor<64xf32> {ag.name = "ret"},
+                     %old_logp: tensor<64xf32> {ag.name = "old_logp"})
+    -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 3.0e-4, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.01>,
+                max_grad_norm = 0.5 : f32} {
+  // Actor: the mean action mu.
+  %actor_w0 = ag.read_weight @actor.0.weight : tensor<64x64xf32>
+  %actor_b0 = ag.read_weight @actor.0.bias : tensor<64xf32>
+  %actor_w2 = ag.read_weight @actor.2.weight : tensor<64x64xf32>
+  %actor_b2 = ag.read_weight @actor.2.bias : tensor<64xf32>
+  %actor_w4 = ag.read_weight @actor.4.weight : tensor<8x64xf32>
+  %actor_b4 = ag.read_weight @actor.4.bias : tensor<8xf32>
+  %actor_mm0 = ag.matmul %obs, %actor_w0 {transpose_b} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %actor_z0 = ag.add %actor_mm0, %actor_b0 : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+  %actor_h0 = ag.tanh %actor_z0 : tensor<64x64xf32>
+  %actor_mm2 = ag.matmul %actor_h0, %actor_w2 {transpose_b} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %actor_z2 = ag.add %actor_mm2, %actor_b2 : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+  %actor_h2 = ag.tanh %actor_z2 : tensor<64x64xf32>
+  %actor_mm4 = ag.matmul %actor_h2, %actor_w4 {transpose_b} : (tensor<64x64xf32>, tensor<8x64xf32>) -> tensor<64x8xf32>
+  %actor_z4 = ag.add %actor_mm4, %actor_b4 : (tensor<64x8xf32>, tensor<8xf32>) -> tensor<64x8xf32>
+  %log_std = ag.read_weight @log_std : tensor<8xf32>
+  // logp = sum_actions(-0.5 * ((act - mu) / exp(log_std))^2 - log_std - 0.9189385)
+  %d = ag.sub %act, %actor_z4 : (tensor<64x8xf32>, tensor<64x8xf32>) -> tensor<64x8xf32>
+  %std = ag.exp %log_std : tensor<8xf32>
+  %zs = ag.div %d, %std : (tensor<64x8xf32>, tensor<8xf32>) -> tensor<64x8xf32>
+  %zs2 = ag.square %zs : tensor<64x8xf32>
+  %minus_half = ag.constant dense<-0.5> : tensor<f32>
+  %t1 = ag.mul %zs2, %minus_half : (tensor<64x8xf32>, tensor<f32>) -> tensor<64x8xf32>
+  %t2 = ag.sub %t1, %log_std : (tensor<64x8xf32>, tensor<8xf32>) -> tensor<64x8xf32>
+  %log_sqrt_2pi = ag.constant dense<0.9189385> : tensor<f32>
+  %t3 = ag.sub %t2, %log_sqrt_2pi : (tensor<64x8xf32>, tensor<f32>) -> tensor<64x8xf32>
+  %logp = ag.sum %t3 axis = 1 : tensor<64x8xf32> -> tensor<64xf32>
+  // pg = -mean(min(ratio * adv, clamp(ratio, 0.8, 1.2) * adv))
+  %lr = ag.sub %logp, %old_logp : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %ratio = ag.exp %lr : tensor<64xf32>
+  %s1 = ag.mul %ratio, %adv : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %rc = ag.clamp %ratio min = 0.8 max = 1.2 : tensor<64xf32>
+  %s2 = ag.mul %rc, %adv : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %smin = ag.minimum %s1, %s2 : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %smean = ag.mean %smin : tensor<64xf32> -> tensor<f32>
+  %pg = ag.neg %smean : tensor<f32>
+  // Critic: vl = 0.5 * mean((v - ret)^2)
+  %critic_w0 = ag.read_weight @critic.0.weight : tensor<64x64xf32>
+  %critic_b0 = ag.read_weight @critic.0.bias : tensor<64xf32>
+  %critic_w2 = ag.read_weight @critic.2.weight : tensor<64x64xf32>
+  %critic_b2 = ag.read_weight @critic.2.bias : tensor<64xf32>
+  %critic_w4 = ag.read_weight @critic.4.weight : tensor<1x64xf32>
+  %critic_b4 = ag.read_weight @critic.4.bias : tensor<1xf32>
+  %critic_mm0 = ag.matmul %obs, %critic_w0 {transpose_b} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %critic_z0 = ag.add %critic_mm0, %critic_b0 : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+  %critic_h0 = ag.tanh %critic_z0 : tensor<64x64xf32>
+  %critic_mm2 = ag.matmul %critic_h0, %critic_w2 {transpose_b} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %critic_z2 = ag.add %critic_mm2, %critic_b2 : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+  %critic_h2 = ag.tanh %critic_z2 : tensor<64x64xf32>
+  %critic_mm4 = ag.matmul %critic_h2, %critic_w4 {transpose_b} : (tensor<64x64xf32>, tensor<1x64xf32>) -> tensor<64x1xf32>
+  %critic_z4 = ag.add %critic_mm4, %critic_b4 : (tensor<64x1xf32>, tensor<1xf32>) -> tensor<64x1xf32>
+  %v = ag.reshape %critic_z4 : tensor<64x1xf32> -> tensor<64xf32>
+  %se = ag.mse %v, %ret : (tensor<64xf32>, tensor<64xf32>) -> tensor<f32>
+  %half = ag.constant dense<0.5> : tensor<f32>
+  %vl = ag.mul %se, %half : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  // ent = sum(log_std + 1.4189385)
+  %ent_c = ag.constant dense<1.4189385> : tensor<f32>
+  %e0 = ag.add %log_std, %ent_c : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %ent = ag.sum %e0 : tensor<8xf32> -> tensor<f32>
+  // loss = pg + 0.5 * vl - 0.01 * ent
+  %l1 = ag.mul %vl, %half : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %l2 = ag.add %pg, %l1 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %c001 = ag.constant dense<0.01> : tensor<f32>
+  %l3 = ag.mul %ent, %c001 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %loss = ag.sub %l2, %l3 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  ag.return %loss : tensor<f32>
+}
