@@ -1,6 +1,6 @@
-// REQUIRES: torch
+// REQUIRES: torch, ppo-peer
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python %S/Inputs/ppo_check.py capture-opt capture-interp %S/../../../shared/workloads/ppo_torch.py %S/../../examples/ppo_train.mlir %t | FileCheck %s
+// RUN: %python %S/Inputs/ppo_check.py capture-opt capture-interp %{ppo_torch} %S/../../examples/ppo_train.mlir %t | FileCheck %s
 
 // The PPO training step (examples/ppo_train.mlir), differentiated by
 // ag-autodiff and clipped by ag-insert-clip-scale, gives PyTorch's loss and
