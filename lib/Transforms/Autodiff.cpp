@@ -2,6 +2,8 @@
 
 #include "capture/Transforms/Passes.h"
 
+#include "EntryAttrs.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -131,11 +133,7 @@ static LogicalResult differentiate(TrainStepOp step) {
   MLIRContext *ctx = step.getContext();
   SmallVector<Value> results(ret.getOperands());
   SmallVector<Type> types(step.getResultTypes());
-  SmallVector<Attribute> resAttrs;
-  for (unsigned i = 0, e = step.getNumResults(); i < e; ++i)
-    resAttrs.push_back(step.getResultAttrDict(i)
-                           ? Attribute(step.getResultAttrDict(i))
-                           : Attribute(DictionaryAttr::get(ctx)));
+  SmallVector<Attribute> resAttrs = resultAttrDicts(step);
   for (WeightOp weight : reached) {
     Value total;
     for (Operation *op : forward) {

@@ -8,6 +8,8 @@
 
 #include "capture/Transforms/Passes.h"
 
+#include "EntryAttrs.h"
+
 namespace capture {
 #define GEN_PASS_DEF_INSERTCLIPSCALE
 #include "capture/Transforms/Passes.h.inc"
@@ -84,11 +86,7 @@ static LogicalResult insertClipScale(TrainStepOp step) {
   ReturnOp::create(b, ret.getLoc(), results);
   ret.erase();
 
-  SmallVector<Attribute> resAttrs;
-  for (unsigned i = 0, e = step.getNumResults(); i < e; ++i)
-    resAttrs.push_back(step.getResultAttrDict(i)
-                           ? Attribute(step.getResultAttrDict(i))
-                           : Attribute(DictionaryAttr::get(ctx)));
+  SmallVector<Attribute> resAttrs = resultAttrDicts(step);
   auto nameAttr = [&](StringRef name) {
     return NamedAttribute(StringAttr::get(ctx, ForwardOp::getNameAttrName()),
                           StringAttr::get(ctx, name));
@@ -97,11 +95,7 @@ static LogicalResult insertClipScale(TrainStepOp step) {
   SmallVector<Type> resultTypes(step.getResultTypes());
   resultTypes.push_back(scalarType);
   SmallVector<Type> inputs(step.getArgumentTypes());
-  SmallVector<Attribute> argAttrs;
-  for (unsigned i = 0, e = step.getNumArguments(); i < e; ++i)
-    argAttrs.push_back(step.getArgAttrDict(i)
-                           ? Attribute(step.getArgAttrDict(i))
-                           : Attribute(DictionaryAttr::get(ctx)));
+  SmallVector<Attribute> argAttrs = argAttrDicts(step);
   if (clip) {
     inputs.push_back(scalarType);
     argAttrs.push_back(DictionaryAttr::get(

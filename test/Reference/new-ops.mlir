@@ -1,5 +1,5 @@
 // A small classifier built from the newer ops, evaluated with i32 inputs
-// written by Inputs/write_i32_npy.py. Values by hand:
+// written by ../Inputs/write_npy.py. Values by hand:
 //   rows of @emb for ids [3, 0, 3]: [[30, 31], [0, 1], [30, 31]]
 //   logits = concat(col 0, col 1, 0) - rowmax, clamped to [-2, 0]:
 //     [[-1, 0, -2], [-1, 0, -1], [-1, 0, -2]]
@@ -7,8 +7,8 @@
 //   softmax row 0 = [e^-1, 1, e^-2] / 1.503215
 //   mse(logits, logits^T) = 6 / 9; clipped = max(min(flat(logits^T), -0.5), -1.5)
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python %S/Inputs/write_i32_npy.py %t/ids.npy 3,0,3
-// RUN: %python %S/Inputs/write_i32_npy.py %t/labels.npy 1,0,2
+// RUN: %python %S/../Inputs/write_npy.py %t/ids.npy i32 - 3,0,3
+// RUN: %python %S/../Inputs/write_npy.py %t/labels.npy i32 - 1,0,2
 // RUN: capture-interp %s --entry main --input ids=%t/ids.npy --input labels=%t/labels.npy | FileCheck %s
 // RUN: capture-interp %s --entry main --input ids=%t/ids.npy --input labels=%t/labels.npy --precision f64 --output-dir %t/f64 | FileCheck %s
 // CHECK: output loss []: 1.45555{{$}}
@@ -27,9 +27,9 @@
 
 // Out-of-range labels and indices name the op, its location, the value,
 // its position and the valid range.
-// RUN: %python %S/Inputs/write_i32_npy.py %t/bad-labels.npy 1,3,0
+// RUN: %python %S/../Inputs/write_npy.py %t/bad-labels.npy i32 - 1,3,0
 // RUN: not capture-interp %s --entry main --input ids=%t/ids.npy --input labels=%t/bad-labels.npy 2>&1 | FileCheck %s --check-prefix=LABEL
-// RUN: %python %S/Inputs/write_i32_npy.py %t/bad-ids.npy 0,0,-1
+// RUN: %python %S/../Inputs/write_npy.py %t/bad-ids.npy i32 - 0,0,-1
 // RUN: not capture-interp %s --entry main --input ids=%t/bad-ids.npy --input labels=%t/labels.npy 2>&1 | FileCheck %s --check-prefix=INDEX
 
 // An i32 input needs an i32 file, an f32 input (or weight) an f32 file.

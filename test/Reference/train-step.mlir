@@ -8,8 +8,8 @@
 //   grad/emb = scatter_add_rows(hot, ids): row 3 gets [0, 1] twice, row 0
 //   gets [1, 0].
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python %S/Inputs/write_i32_npy.py %t/ids.npy 3,0,3
-// RUN: %python %S/Inputs/write_i32_npy.py %t/labels.npy 1,0,1
+// RUN: %python %S/../Inputs/write_npy.py %t/ids.npy i32 - 3,0,3
+// RUN: %python %S/../Inputs/write_npy.py %t/labels.npy i32 - 1,0,1
 // RUN: capture-interp %s --entry train --input ids=%t/ids.npy --input labels=%t/labels.npy | FileCheck %s
 // RUN: capture-interp %s --entry train --input ids=%t/ids.npy --input labels=%t/labels.npy --precision f64 | FileCheck %s
 // CHECK: output loss []: 2{{$}}
@@ -32,7 +32,7 @@
 // AMBIGUOUS: capture-interp: error: the module has 2 entries (@predict, @train); pick one with --entry
 
 // An out-of-range label is reported by the op that reads it first.
-// RUN: %python %S/Inputs/write_i32_npy.py %t/bad-labels.npy 1,2,0
+// RUN: %python %S/../Inputs/write_npy.py %t/bad-labels.npy i32 - 1,2,0
 // RUN: not capture-interp %s --entry train --input ids=%t/ids.npy --input labels=%t/bad-labels.npy 2>&1 | FileCheck %s --check-prefix=BADLABEL
 // BADLABEL: error: 'ag.one_hot' label 2 at position 1 is out of range: labels must lie in [0, 2) (the result [3, 2] has 2 classes)
 

@@ -1,9 +1,9 @@
 // RUN: capture-opt %s -split-input-file -ag-autodiff -ag-insert-clip-scale | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: capture-opt %s -ag-autodiff -ag-insert-clip-scale -o %t/clipped.mlir
-// RUN: %python %S/Inputs/write_f32_npy.py %t/one.npy "" 1.0
-// RUN: %python %S/Inputs/write_f32_npy.py %t/ten.npy "" 10.0
-// RUN: %python %S/Inputs/write_f32_npy.py %t/x.npy "2" 3.0,4.0
+// RUN: %python %S/../Inputs/write_npy.py %t/one.npy f32 "" 1.0
+// RUN: %python %S/../Inputs/write_npy.py %t/ten.npy f32 "" 10.0
+// RUN: %python %S/../Inputs/write_npy.py %t/x.npy f32 "2" 3.0,4.0
 // RUN: capture-interp %t/clipped.mlir --entry clipped --precision f64 --input x=%t/x.npy --input max_grad_norm=%t/one.npy | FileCheck %s --check-prefix=CLIP
 // RUN: capture-interp %t/clipped.mlir --entry clipped --precision f64 --input x=%t/x.npy --input max_grad_norm=%t/ten.npy | FileCheck %s --check-prefix=NOCLIP
 
