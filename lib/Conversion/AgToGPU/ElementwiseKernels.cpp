@@ -19,10 +19,6 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 /// The scalar computation of an elementwise op, given its loaded operands;
 /// null for an op that is not elementwise.
 static Value emitScalar(Operation *op, OpBuilder &b, Location loc,

@@ -22,6 +22,11 @@ namespace capture::kernels {
 // Helpers shared by the emitters (KernelHelpers.cpp)
 //===----------------------------------------------------------------------===//
 
+/// The ranked tensor type of `value`.
+inline mlir::RankedTensorType tensorType(mlir::Value value) {
+  return llvm::cast<mlir::RankedTensorType>(value.getType());
+}
+
 /// An `index` constant.
 mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 

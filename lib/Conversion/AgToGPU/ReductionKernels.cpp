@@ -21,10 +21,6 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 static Value negInfinity(OpBuilder &b, Location loc) {
   return f32Const(b, loc, -std::numeric_limits<double>::infinity());
 }

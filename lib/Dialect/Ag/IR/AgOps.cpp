@@ -373,6 +373,17 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 //===----------------------------------------------------------------------===//
 
 /// Shared verifier of the binary elementwise ops.
+LogicalResult
+capture::ag::detail::verifyResultShape(Operation *op,
+                                       ArrayRef<int64_t> expected) {
+  ArrayRef<int64_t> result = tensorOf(op->getResult(0)).getShape();
+  if (expected == result)
+    return success();
+  return op->emitOpError() << "result shape " << formatShape(result)
+                           << " does not match the expected "
+                           << formatShape(expected);
+}
+
 LogicalResult capture::ag::detail::verifyBroadcastBinary(Operation *op) {
   if (failed(verifyStatic(op)))
     return failure();
@@ -432,11 +443,7 @@ LogicalResult MatmulOp::verify() {
                          << formatShape(rhs.getShape())
                          << (getTransposeB() ? " (transposed)" : "")
                          << " gives K = " << kb;
-  if (result.getDimSize(0) != m || result.getDimSize(1) != n)
-    return emitOpError() << "result shape " << formatShape(result.getShape())
-                         << " does not match the expected "
-                         << formatShape({m, n});
-  return success();
+  return verifyResultShape(*this, {m, n});
 }
 
 //===----------------------------------------------------------------------===//
@@ -473,12 +480,7 @@ template <typename OpTy> static LogicalResult verifyReduction(OpTy op) {
   }
   SmallVector<int64_t> expected =
       reducedShape(input.getShape(), axis, op.getKeepdim());
-  ArrayRef<int64_t> result = tensorOf(op.getResult()).getShape();
-  if (ArrayRef<int64_t>(expected) != result)
-    return op.emitOpError()
-           << "result shape " << formatShape(result)
-           << " does not match the expected " << formatShape(expected);
-  return success();
+  return verifyResultShape(op, expected);
 }
 
 template <typename OpTy> static std::optional<int64_t> normalizedAxis(OpTy op) {

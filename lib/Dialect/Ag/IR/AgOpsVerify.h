@@ -27,6 +27,10 @@ mlir::FailureOr<int64_t> checkAxis(mlir::Operation *op, int64_t axis,
 /// `axis` in [0, rank) for an op that verified it with checkAxis.
 int64_t normalize(int64_t axis, mlir::Value input);
 
+/// Fails, naming both shapes, unless `op`'s result 0 has shape `expected`.
+mlir::LogicalResult verifyResultShape(mlir::Operation *op,
+                                      llvm::ArrayRef<int64_t> expected);
+
 /// Verifier of binary ops with numpy broadcasting (operands 0 and 1).
 mlir::LogicalResult verifyBroadcastBinary(mlir::Operation *op);
 

@@ -47,7 +47,7 @@ LogicalResult ReshapeOp::verify() {
 LogicalResult TransposeOp::verify() {
   if (failed(verifyStatic(*this)))
     return failure();
-  RankedTensorType in = tensorOf(getInput()), out = tensorOf(getResult());
+  RankedTensorType in = tensorOf(getInput());
   ArrayRef<int64_t> perm = getPermutation();
   int64_t rank = in.getRank();
   SmallVector<bool> seen(rank, false);
@@ -64,11 +64,7 @@ LogicalResult TransposeOp::verify() {
   SmallVector<int64_t> expected;
   for (int64_t p : perm)
     expected.push_back(in.getDimSize(p));
-  if (ArrayRef<int64_t>(expected) != out.getShape())
-    return emitOpError() << "result shape " << formatShape(out.getShape())
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
+  return verifyResultShape(*this, expected);
 }
 
 LogicalResult ConcatOp::verify() {
@@ -96,12 +92,7 @@ LogicalResult ConcatOp::verify() {
                            << *axis;
     expected[*axis] += type.getDimSize(*axis);
   }
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (ArrayRef<int64_t>(expected) != out)
-    return emitOpError() << "result shape " << formatShape(out)
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
+  return verifyResultShape(*this, expected);
 }
 
 int64_t ConcatOp::getNormalizedAxis() {
@@ -124,12 +115,7 @@ LogicalResult SliceOp::verify() {
                          << ") (axis " << *axis << ")";
   SmallVector<int64_t> expected(in.getShape());
   expected[*axis] = end - start;
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
-  if (ArrayRef<int64_t>(expected) != out)
-    return emitOpError() << "result shape " << formatShape(out)
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
+  return verifyResultShape(*this, expected);
 }
 
 int64_t SliceOp::getNormalizedAxis() {
@@ -198,18 +184,13 @@ LogicalResult GetRowsOp::verify() {
     return failure();
   ArrayRef<int64_t> table = tensorOf(getTable()).getShape();
   ArrayRef<int64_t> indices = tensorOf(getIndices()).getShape();
-  ArrayRef<int64_t> out = tensorOf(getResult()).getShape();
   if (table.size() != 2 || indices.size() != 1)
     return emitOpError() << "expects a table [V, D] and indices [N], but "
                             "found "
                          << formatShape(table) << " and "
                          << formatShape(indices);
   SmallVector<int64_t> expected = {indices[0], table[1]};
-  if (ArrayRef<int64_t>(expected) != out)
-    return emitOpError() << "result shape " << formatShape(out)
-                         << " does not match the expected "
-                         << formatShape(expected);
-  return success();
+  return verifyResultShape(*this, expected);
 }
 
 //===----------------------------------------------------------------------===//
