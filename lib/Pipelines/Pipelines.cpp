@@ -13,9 +13,15 @@
 
 using namespace mlir;
 
-void capture::buildForwardPipeline(OpPassManager &pm,
+void capture::buildCapturePipeline(OpPassManager &pm,
                                    const PipelineOptions &options) {
   pm.addPass(createVerifyCapture());
+  // Training steps: the backward pass, the flat parameter layout, clipping
+  // and the AdamW update; no-ops on modules without ag.train_step.
+  pm.addPass(createAutodiff());
+  pm.addPass(createPackParams(PackParamsOptions{options.alignment}));
+  pm.addPass(createInsertClipScale());
+  pm.addPass(createSplitUpdate());
   // Drops computations nothing reads (probes keep theirs alive).
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -32,8 +38,9 @@ void capture::buildForwardPipeline(OpPassManager &pm,
 
 void capture::registerPipelines() {
   PassPipelineRegistration<PipelineOptions>(
-      "ag-forward-pipeline",
-      "The capture guard and the lowering of ag entries to SPIR-V kernels "
-      "and replay schedules (what capture-aot runs)",
-      buildForwardPipeline);
+      "ag-pipeline",
+      "The capture guard, the training-step passes and the lowering of ag "
+      "entries to SPIR-V kernels and replay schedules (what capture-aot "
+      "runs)",
+      buildCapturePipeline);
 }

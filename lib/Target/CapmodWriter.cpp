@@ -54,6 +54,7 @@ private:
     return desc->buffers.size() - 1;
   }
   FailureOr<uint32_t> kernelIndex(gpu::LaunchFuncOp launch);
+  LogicalResult writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry);
   FailureOr<ByteRange> rangeOf(Value view, uint32_t input, uint32_t output,
                                uint32_t scratch);
   LogicalResult writeEntry(func::FuncOp func);
@@ -64,6 +65,8 @@ private:
   rt::ModuleDesc *desc = nullptr;
   /// Kernel index by gpu.module name.
   llvm::StringMap<uint32_t> kernelIndices;
+  /// Argument indices each kernel writes, by kernel index.
+  DenseMap<uint32_t, SmallVector<uint32_t>> kernelWrites;
   /// Buffer index of the module-wide globals, by symbol name.
   llvm::StringMap<uint32_t> globalBuffers;
 };
@@ -121,7 +124,15 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
         kernel.workgroupSize[i] = v;
   kernel.numBindings = func.getNumArguments();
   desc->kernels.push_back(std::move(kernel));
-  return kernelIndices[name] = desc->kernels.size() - 1;
+  uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
+  // By the lowering's convention the last argument is the one written,
+  // unless the kernel lists the ones it writes.
+  SmallVector<uint32_t> &writes = kernelWrites[index];
+  if (auto list = func->getAttrOfType<DenseI32ArrayAttr>(kKernelWritesAttr))
+    writes.assign(list.asArrayRef().begin(), list.asArrayRef().end());
+  else
+    writes = {func.getNumArguments() - 1};
+  return index;
 }
 
 FailureOr<ByteRange> Writer::rangeOf(Value value, uint32_t input,
@@ -200,17 +211,16 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
     rt::DispatchDesc &dispatch = command.dispatch;
     dispatch.kernel = *kernel;
     SmallVector<ByteRange> reads, writes;
-    unsigned n = launch.getNumKernelOperands();
+    ArrayRef<uint32_t> written = kernelWrites[*kernel];
     for (auto [i, arg] : llvm::enumerate(launch.getKernelOperands())) {
       FailureOr<ByteRange> range = rangeOf(arg, input, output, scratch);
       if (failed(range))
         return WalkResult::interrupt();
       dispatch.bindings.push_back(
           {range->buffer, range->begin, range->end - range->begin});
-      // By the lowering's convention the last argument is the one written.
-      (i + 1 == n ? writes : reads).push_back(*range);
+      (llvm::is_contained(written, i) ? writes : reads).push_back(*range);
     }
-    dispatch.writes = {n - 1};
+    dispatch.writes.assign(written.begin(), written.end());
     for (Value v :
          {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
       dispatch.groups.push_back(getConstantIntValue(v).value_or(1));
@@ -246,17 +256,58 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
       auto dict = cast<DictionaryAttr>(a);
       StringRef home = dict.getAs<StringAttr>("buffer").getValue();
       uint32_t buffer =
-          home == "input"    ? input
-          : home == "output" ? output
-          : home == "scratch"
-              ? scratch
-              : globalBuffers.lookup(home == "weights" ? kWeightsGlobal
-                                                       : kConstantsGlobal);
+          home == "input"       ? input
+          : home == "output"    ? output
+          : home == "scratch"   ? scratch
+          : home == "weights"   ? globalBuffers.lookup(kWeightsGlobal)
+          : home == "optimizer" ? globalBuffers.lookup(kOptimizerGlobal)
+                                : globalBuffers.lookup(kConstantsGlobal);
       entry.probes.push_back(
           slotOf(dict.getAs<SegmentAttr>("segment"), buffer));
     }
   }
+  if (func->hasAttr(kTrainAttr) && failed(writeTrainInfo(func, entry)))
+    return failure();
   desc->entries.push_back(std::move(entry));
+  return success();
+}
+
+LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
+  auto info = func->getAttrOfType<DictionaryAttr>(kTrainAttr);
+  auto pack = SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
+      func, info.getAs<FlatSymbolRefAttr>("pack"));
+  auto adamw = info.getAs<AdamWAttr>("adamw");
+  if (!pack || !adamw || !info.get("hyper_input") ||
+      !info.get("grad_norm_output"))
+    return func.emitOpError()
+           << "has an incomplete '" << kTrainAttr << "' attribute: " << info;
+  auto f32 = [](const APFloat &v) {
+    APFloat copy = v;
+    bool lost;
+    copy.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+    return copy.convertToFloat();
+  };
+  rt::TrainDesc train;
+  train.adamw = {f32(adamw.getLr()), f32(adamw.getBeta1()),
+                 f32(adamw.getBeta2()), f32(adamw.getEps()),
+                 f32(adamw.getWeightDecay())};
+  if (auto limit = info.getAs<FloatAttr>("max_grad_norm"))
+    train.maxGradNorm = f32(limit.getValue());
+  train.hyperInput = info.getAs<StringAttr>("hyper_input").str();
+  if (auto name = info.getAs<StringAttr>("max_grad_norm_input"))
+    train.maxGradNormInput = name.str();
+  train.gradNormOutput = info.getAs<StringAttr>("grad_norm_output").str();
+  auto offset = [&](StringRef attr) -> uint64_t {
+    return pack->getAttrOfType<IntegerAttr>(attr).getInt();
+  };
+  uint64_t bytes = pack.getSize() * sizeof(float);
+  uint32_t weights = globalBuffers.lookup(kWeightsGlobal);
+  uint32_t optimizer = globalBuffers.lookup(kOptimizerGlobal);
+  train.params = {weights, offset(kWeightOffsetAttr), bytes};
+  train.moment1 = {optimizer, offset(kMoment1OffsetAttr), bytes};
+  train.moment2 = {optimizer, offset(kMoment2OffsetAttr), bytes};
+  entry.kind = rt::EntryKind::Train;
+  entry.train = std::move(train);
   return success();
 }
 
@@ -274,6 +325,9 @@ LogicalResult Writer::write(rt::ModuleDesc &out) {
   if (auto g = module.lookupSymbol<memref::GlobalOp>(kWeightsGlobal))
     globalBuffers[kWeightsGlobal] = desc->weightsBuffer =
         addBuffer(rt::BufferKind::Weights, g.getType().getNumElements());
+  if (auto g = module.lookupSymbol<memref::GlobalOp>(kOptimizerGlobal))
+    globalBuffers[kOptimizerGlobal] =
+        addBuffer(rt::BufferKind::Optimizer, g.getType().getNumElements());
   if (auto g = module.lookupSymbol<memref::GlobalOp>(kConstantsGlobal)) {
     globalBuffers[kConstantsGlobal] = desc->constantsBuffer =
         addBuffer(rt::BufferKind::Constants, g.getType().getNumElements());

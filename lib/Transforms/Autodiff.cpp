@@ -22,9 +22,6 @@ struct AutodiffPass : public capture::impl::AutodiffBase<AutodiffPass> {
 };
 } // namespace
 
-/// Name of the result attribute naming the weight a gradient belongs to.
-static constexpr StringLiteral kGradOfAttr = "ag.grad_of";
-
 /// The trainable weight `op` reads, if it is such a read.
 static WeightOp trainableRead(Operation *op) {
   auto read = dyn_cast<ReadWeightOp>(op);
@@ -35,11 +32,15 @@ static WeightOp trainableRead(Operation *op) {
   return weight && weight.getTrainable() ? weight : WeightOp();
 }
 
+/// Whether the step went through ag-autodiff already (its gradients may be
+/// packed, or consumed by the AdamW update since).
 static bool isDifferentiated(TrainStepOp step) {
   for (unsigned i = 0, e = step.getNumResults(); i < e; ++i)
-    if (step.getResultAttr(i, kGradOfAttr))
+    if (step.getResultAttr(i, kGradOfAttr) ||
+        step.getResultAttr(i, kPackedGradsAttr) ||
+        step.getResultAttr(i, kGradNormAttr))
       return true;
-  return false;
+  return !step.getBody().front().getOps<ApplyAdamWOp>().empty();
 }
 
 static LogicalResult differentiate(TrainStepOp step) {

@@ -26,18 +26,22 @@ struct InsertClipScalePass
 };
 } // namespace
 
-static constexpr StringLiteral kGradOfAttr = "ag.grad_of";
-static constexpr StringLiteral kHyperAttr = "ag.hyper";
-static constexpr StringLiteral kGradNormName = "grad_norm";
-static constexpr StringLiteral kMaxNormName = "max_grad_norm";
-
 static LogicalResult insertClipScale(TrainStepOp step) {
   MLIRContext *ctx = step.getContext();
   SmallVector<unsigned> gradResults;
+  for (unsigned i = 0, e = step.getNumResults(); i < e; ++i)
+    if (step.getResultAttr(i, kGradNormAttr))
+      return success(); // already done
+  // The gradients: per weight after ag-autodiff, or one flat array after
+  // ag-pack-params (then the norm is a single reduction).
   for (unsigned i = 0, e = step.getNumResults(); i < e; ++i) {
     if (step.getOutputName(i) == kGradNormName)
-      return success(); // already done
-    if (step.getResultAttr(i, kGradOfAttr))
+      return step.emitOpError()
+             << "has an output named \"" << kGradNormName
+             << "\", which ag-insert-clip-scale needs for the gradient norm; "
+                "rename it";
+    if (step.getResultAttr(i, kGradOfAttr) ||
+        step.getResultAttr(i, kPackedGradsAttr))
       gradResults.push_back(i);
   }
   if (gradResults.empty())
@@ -46,9 +50,9 @@ static LogicalResult insertClipScale(TrainStepOp step) {
   bool clip = step.getMaxGradNorm().has_value();
   if (clip)
     for (unsigned i = 0, e = step.getNumArguments(); i < e; ++i)
-      if (step.getInputName(i) == kMaxNormName)
+      if (step.getInputName(i) == kMaxGradNormName)
         return step.emitOpError()
-               << "has an input named \"" << kMaxNormName
+               << "has an input named \"" << kMaxGradNormName
                << "\", which clipping needs for its runtime limit; rename it";
 
   Block &body = step.getBody().front();
@@ -91,7 +95,10 @@ static LogicalResult insertClipScale(TrainStepOp step) {
     return NamedAttribute(StringAttr::get(ctx, ForwardOp::getNameAttrName()),
                           StringAttr::get(ctx, name));
   };
-  resAttrs.push_back(DictionaryAttr::get(ctx, {nameAttr(kGradNormName)}));
+  resAttrs.push_back(DictionaryAttr::get(
+      ctx, {nameAttr(kGradNormName),
+            NamedAttribute(StringAttr::get(ctx, kGradNormAttr),
+                           UnitAttr::get(ctx))}));
   SmallVector<Type> resultTypes(step.getResultTypes());
   resultTypes.push_back(scalarType);
   SmallVector<Type> inputs(step.getArgumentTypes());
@@ -99,9 +106,9 @@ static LogicalResult insertClipScale(TrainStepOp step) {
   if (clip) {
     inputs.push_back(scalarType);
     argAttrs.push_back(DictionaryAttr::get(
-        ctx, {nameAttr(kMaxNormName),
+        ctx, {nameAttr(kMaxGradNormName),
               NamedAttribute(StringAttr::get(ctx, kHyperAttr),
-                             StringAttr::get(ctx, kMaxNormName))}));
+                             StringAttr::get(ctx, kMaxGradNormName))}));
   }
   step.setFunctionType(FunctionType::get(ctx, inputs, resultTypes));
   step.setAllResultAttrs(resAttrs);

@@ -44,20 +44,30 @@ layOut(MLIRContext *ctx, ArrayRef<Type> types,
   return {segments, std::max<int64_t>(llvm::alignTo(cursor, 16), 16)};
 }
 
-static void packEntry(ForwardOp entry, int64_t alignment) {
+/// The `ag.name` of input (or output) `i` of `entry`.
+static StringRef nameOf(FunctionOpInterface entry, unsigned i, bool output) {
+  auto name =
+      output
+          ? entry.getResultAttrOfType<StringAttr>(i,
+                                                  ForwardOp::getNameAttrName())
+          : entry.getArgAttrOfType<StringAttr>(i, ForwardOp::getNameAttrName());
+  return name ? name.getValue() : StringRef();
+}
+
+static void packEntry(FunctionOpInterface entry, int64_t alignment) {
   MLIRContext *ctx = entry.getContext();
-  FunctionType type = entry.getFunctionType();
+  auto type = cast<FunctionType>(entry.getFunctionType());
   auto [inputs, inputBytes] = layOut(
-      ctx, type.getInputs(), [&](unsigned i) { return entry.getInputName(i); },
-      alignment);
+      ctx, type.getInputs(),
+      [&](unsigned i) { return nameOf(entry, i, false); }, alignment);
   auto [outputs, outputBytes] = layOut(
       ctx, type.getResults(),
-      [&](unsigned i) { return entry.getOutputName(i); }, alignment);
+      [&](unsigned i) { return nameOf(entry, i, true); }, alignment);
   auto i8 = IntegerType::get(ctx, 8);
   auto inType = RankedTensorType::get({inputBytes}, i8);
   auto outType = RankedTensorType::get({outputBytes}, i8);
 
-  Block &body = entry.getBody().front();
+  Block &body = entry.getFunctionBody().front();
   unsigned oldArgs = body.getNumArguments();
   BlockArgument buffer = body.addArgument(inType, entry.getLoc());
   OpBuilder builder = OpBuilder::atBlockBegin(&body);
@@ -80,7 +90,7 @@ static void packEntry(ForwardOp entry, int64_t alignment) {
   ReturnOp::create(builder, ret.getLoc(), packed.getResult());
   ret.erase();
 
-  entry.setFunctionType(FunctionType::get(ctx, {inType}, {outType}));
+  entry.setType(FunctionType::get(ctx, {inType}, {outType}));
   entry.removeArgAttrsAttr();
   entry.removeResAttrsAttr();
   entry->setAttr(ForwardOp::getInputLayoutAttrName(),
@@ -99,4 +109,18 @@ void PackIOPass::runOnOperation() {
   for (auto entry : getOperation().getOps<ForwardOp>())
     if (!entry.isPacked())
       packEntry(entry, alignment);
+  for (auto step : getOperation().getOps<TrainStepOp>()) {
+    if (step.isPacked())
+      continue;
+    // The update's hyperparameters must be inputs before packing; packing
+    // earlier would freeze a layout without them.
+    if (step.getBody().front().getOps<ApplyAdamWOp>().empty()) {
+      step.emitOpError() << "must have its AdamW update split out before "
+                            "its I/O is packed: run ag-autodiff, "
+                            "ag-pack-params, ag-insert-clip-scale and "
+                            "ag-split-update before ag-pack-io";
+      return signalPassFailure();
+    }
+    packEntry(step, alignment);
+  }
 }

@@ -1,11 +1,68 @@
-// RUN: capture-opt %s -split-input-file -verify-diagnostics -ag-lower-to-gpu
+// RUN: capture-opt %s -ag-autodiff -canonicalize -ag-pack-params -ag-insert-clip-scale -ag-split-update -canonicalize -cse -ag-pack-io -ag-lower-to-gpu -canonicalize | FileCheck %s
 
-// Training steps are not lowered yet: a clear error instead of a module that
-// silently lacks the entry.
+// A lowered training step:
+// - the pack's weights lead the weights buffer as one flat array (element
+//   offsets x 4 bytes); the frozen weight follows;
+// - an optimizer buffer holds the flat gradients and both moments;
+// - each gradient is computed straight into its slot of the flat array
+//   (the embedding's by scatter_add_rows at 0, @w's by a matmul at 256);
+// - the output copy of @w (a value from before the update) precedes the
+//   AdamW kernel, which comes last and binds the clipped gradients, the
+//   norm (in the output buffer), the hyperparameter input, the flat
+//   parameters and both moments;
+// - the entry records what the runtime needs in `ag.train`.
 
-// expected-error @+1 {{'ag.train_step' op cannot be lowered yet: this compiler lowers forward entries only}}
-ag.train_step @t(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
-    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
-  %l = ag.sum %x : tensor<2xf32> -> tensor<f32>
-  ag.return %l : tensor<f32>
+// CHECK-DAG: memref.global "private" @__ag_weights : memref<528xi8>
+// CHECK-DAG: memref.global "private" @__ag_optimizer : memref<1328xi8>
+// CHECK-DAG: ag.weight @emb trainable : tensor<5x3xf32> = {{.*}} {ag.offset = 0 : i64}
+// CHECK-DAG: ag.weight @w trainable : tensor<3x4xf32> = {{.*}} {ag.offset = 256 : i64}
+// CHECK-DAG: ag.weight @scale : tensor<4xf32> = {{.*}} {ag.offset = 512 : i64}
+// CHECK-DAG: ag.param_pack @train.params weights([@emb, @w]) offsets([0, 64]) size(76) {ag.grads_offset = 0 : i64, ag.moment1_offset = 512 : i64, ag.moment2_offset = 1024 : i64, ag.offset = 0 : i64}
+
+// CHECK-LABEL: func.func @train
+// CHECK-SAME: ag.entry = "train"
+// CHECK-SAME: ag.input_layout = [#ag.segment<"ids", [2], i32, offset = 0>, #ag.segment<"labels", [2], i32, offset = 256>, #ag.segment<"max_grad_norm", [], f32, offset = 512>, #ag.segment<"adamw", [7], f32, offset = 768>]
+// CHECK-SAME: ag.output_layout = [#ag.segment<"loss", [], f32, offset = 0>, #ag.segment<"w_before", [3, 4], f32, offset = 256>, #ag.segment<"grad_norm", [], f32, offset = 512>]
+// CHECK-SAME: ag.train = {adamw = #ag.adamw<lr = 1.000000e-02, beta1 = 9.000000e-01, beta2 = 0.99899999999999999, eps = 1.000000e-08, weight_decay = 1.000000e-02>, grad_norm_output = "grad_norm", hyper_input = "adamw", max_grad_norm = 5.000000e-01 : f32, max_grad_norm_input = "max_grad_norm", pack = @train.params}
+// CHECK-DAG: %[[OPT:.*]] = memref.get_global @__ag_optimizer
+// CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
+// CHECK: %[[GW:.*]] = memref.view %[[OPT]][%c256][] : memref<1328xi8> to memref<3x4xf32>
+// CHECK: gpu.launch_func @matmul_{{[0-9]+}}::@matmul_{{[0-9]+}} {{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2x4xf32>, %[[GW]] : memref<3x4xf32>)
+// CHECK: %[[GE:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<5x3xf32>
+// CHECK: gpu.launch_func @scatter_add_rows_{{[0-9]+}}::{{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xi32>, %[[GE]] : memref<5x3xf32>)
+// The norm reads the flat gradients where they were computed.
+// CHECK: %[[G:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<76xf32>
+// CHECK-NEXT: %[[G2:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<76xf32>
+// CHECK: gpu.launch_func @mul_{{[0-9]+}}::{{.*}} args(%[[G]] : memref<76xf32>, %[[G2]] : memref<76xf32>
+// CHECK: %[[WSRC:.*]] = memref.view %[[WTS]][%c256][] : memref<528xi8> to memref<3x4xf32>
+// CHECK: %[[WOUT:.*]] = memref.view %arg1[%c256][] : memref<528xi8> to memref<3x4xf32>
+// CHECK: gpu.launch_func @copy_{{[0-9]+}}::{{.*}} args(%[[WSRC]] : memref<3x4xf32>, %[[WOUT]] : memref<3x4xf32>)
+// CHECK: %[[CLIPPED:.*]] = memref.view %{{.*}}[%c{{[0-9]+}}][] : memref<{{[0-9]+}}xi8> to memref<76xf32>
+// CHECK: %[[NORM:.*]] = memref.view %arg1[%c512][] : memref<528xi8> to memref<f32>
+// CHECK: %[[HYPER:.*]] = memref.view %arg0[%c768][] : memref<800xi8> to memref<7xf32>
+// CHECK: %[[P:.*]] = memref.view %[[WTS]][%c0][] : memref<528xi8> to memref<76xf32>
+// CHECK: %[[M:.*]] = memref.view %[[OPT]][%c512][] : memref<1328xi8> to memref<76xf32>
+// CHECK: %[[V:.*]] = memref.view %[[OPT]][%c1024][] : memref<1328xi8> to memref<76xf32>
+// CHECK: gpu.launch_func @adamw_{{[0-9]+}}::@adamw_{{[0-9]+}} {{.*}} args(%[[CLIPPED]] : memref<76xf32>, %[[NORM]] : memref<f32>, %[[HYPER]] : memref<7xf32>, %[[P]] : memref<76xf32>, %[[M]] : memref<76xf32>, %[[V]] : memref<76xf32>)
+// CHECK-NEXT: return
+
+// The AdamW kernel says which arguments it writes (the writer's hazard
+// check and the runtime's barriers depend on it).
+// CHECK: gpu.func @adamw_{{[0-9]+}}(%{{.*}}: memref<76xf32>, %{{.*}}: memref<f32>, %{{.*}}: memref<7xf32>, %{{.*}}: memref<76xf32>, %{{.*}}: memref<76xf32>, %{{.*}}: memref<76xf32>) kernel attributes {ag.writes = array<i32: 3, 4, 5>
+
+ag.weight @emb trainable : tensor<5x3xf32> = dense<[[0.1, 0.2, 0.3], [0.4, -0.5, 0.6], [-0.7, 0.8, 0.9], [1.0, -1.1, 1.2], [0.5, 0.5, -0.5]]>
+ag.weight @w trainable : tensor<3x4xf32> = dense<0.25>
+ag.weight @scale : tensor<4xf32> = dense<[1.0, 2.0, 0.5, 1.5]>
+ag.train_step @train(%ids: tensor<2xi32> {ag.name = "ids"}, %labels: tensor<2xi32> {ag.name = "labels"})
+    -> (tensor<f32> {ag.name = "loss"}, tensor<3x4xf32> {ag.name = "w_before"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.01>, max_grad_norm = 0.5 : f32} {
+  %e = ag.read_weight @emb : tensor<5x3xf32>
+  %w = ag.read_weight @w : tensor<3x4xf32>
+  %s = ag.read_weight @scale : tensor<4xf32>
+  %x = ag.get_rows %e, %ids : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  %h = ag.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %r = ag.relu %h : tensor<2x4xf32>
+  %z = ag.mul %r, %s : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %l = ag.cross_entropy %z, %labels : (tensor<2x4xf32>, tensor<2xi32>) -> tensor<f32>
+  ag.return %l, %w : tensor<f32>, tensor<3x4xf32>
 }

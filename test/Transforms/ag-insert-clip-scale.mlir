@@ -16,7 +16,7 @@ ag.weight @v trainable : tensor<f32> = dense<0.0>
 
 // CHECK-LABEL: ag.train_step @clipped
 // CHECK-SAME: (%[[X:.*]]: tensor<2xf32> {ag.name = "x"}, %[[MAX:.*]]: tensor<f32> {ag.hyper = "max_grad_norm", ag.name = "max_grad_norm"})
-// CHECK-SAME: tensor<2xf32> {ag.grad_of = @w, ag.name = "grad/w"}, tensor<f32> {ag.grad_of = @v, ag.name = "grad/v"}, tensor<f32> {ag.name = "grad_norm"})
+// CHECK-SAME: tensor<2xf32> {ag.grad_of = @w, ag.name = "grad/w"}, tensor<f32> {ag.grad_of = @v, ag.name = "grad/v"}, tensor<f32> {ag.grad_norm, ag.name = "grad_norm"})
 // CHECK: %[[SQW:.*]] = ag.mul %[[GW:.*]], %[[GW]] : (tensor<2xf32>, tensor<2xf32>)
 // CHECK: %[[SW:.*]] = ag.sum %[[SQW]] : tensor<2xf32> -> tensor<f32>
 // CHECK: %[[SQV:.*]] = ag.mul %[[GV:.*]], %[[GV]] : (tensor<f32>, tensor<f32>)
@@ -60,7 +60,7 @@ ag.train_step @clipped(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.na
 ag.weight @u trainable : tensor<2xf32>
 // CHECK-LABEL: ag.train_step @unclipped
 // CHECK-SAME: (%{{.*}}: tensor<2xf32> {ag.name = "x"})
-// CHECK-SAME: {ag.name = "grad_norm"}
+// CHECK-SAME: {ag.grad_norm, ag.name = "grad_norm"}
 // CHECK-NOT: ag.minimum
 // CHECK: %[[N:.*]] = ag.sqrt
 // CHECK-NEXT: ag.return %{{.*}}, %{{.*}}, %[[N]]
@@ -70,4 +70,30 @@ ag.train_step @unclipped(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.
   %0 = ag.mul %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   %l = ag.sum %0 : tensor<2xf32> -> tensor<f32>
   ag.return %l : tensor<f32>
+}
+
+// -----
+
+// After ag-pack-params the norm is ONE reduction over the flat gradients,
+// and the flat array is scaled as a whole.
+ag.weight @p trainable : tensor<2xf32>
+ag.weight @q trainable : tensor<3xf32>
+ag.param_pack @packed.params weights([@p, @q]) offsets([0, 64]) size(67)
+// CHECK-LABEL: ag.train_step @packed
+// CHECK-SAME: -> (tensor<f32> {ag.name = "loss"}, tensor<67xf32> {ag.name = "grads", ag.packed_grads = @packed.params}, tensor<f32> {ag.grad_norm, ag.name = "grad_norm"})
+// CHECK: %[[G:.*]] = ag.pack_grads
+// CHECK: %[[SQ:.*]] = ag.mul %[[G]], %[[G]] : (tensor<67xf32>, tensor<67xf32>)
+// CHECK-NEXT: %[[S:.*]] = ag.sum %[[SQ]] : tensor<67xf32> -> tensor<f32>
+// CHECK-NEXT: %[[N:.*]] = ag.sqrt %[[S]]
+// CHECK-NOT: ag.sum
+// CHECK: %[[SCALE:.*]] = ag.minimum
+// CHECK-NEXT: %[[C:.*]] = ag.mul %[[G]], %[[SCALE]] : (tensor<67xf32>, tensor<f32>) -> tensor<67xf32>
+// CHECK-NEXT: ag.return %{{.*}}, %[[C]], %[[N]]
+ag.train_step @packed(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"}, tensor<67xf32> {ag.name = "grads", ag.packed_grads = @packed.params})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>,
+                max_grad_norm = 1.0 : f32} {
+  %gq = ag.constant dense<1.0> : tensor<3xf32>
+  %g = ag.pack_grads @packed.params(%x, %gq) : (tensor<2xf32>, tensor<3xf32>) -> tensor<67xf32>
+  %l = ag.sum %x : tensor<2xf32> -> tensor<f32>
+  ag.return %l, %g : tensor<f32>, tensor<67xf32>
 }

@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
   capture::PipelineOptions options;
   options.alignment = alignment;
   options.workgroupSize = workgroupSize;
-  capture::buildForwardPipeline(pm, options);
+  capture::buildCapturePipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
   if (printIR)

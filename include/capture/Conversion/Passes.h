@@ -34,8 +34,23 @@ void populateKernelsToSPIRVPatterns(const mlir::SPIRVTypeConverter &converter,
 /// Names of the module-level buffers the lowering creates.
 inline constexpr llvm::StringLiteral kWeightsGlobal = "__ag_weights";
 inline constexpr llvm::StringLiteral kConstantsGlobal = "__ag_constants";
+/// Gradients and AdamW moments of every param pack; zero at load.
+inline constexpr llvm::StringLiteral kOptimizerGlobal = "__ag_optimizer";
 /// Attribute on ag.weight: its byte offset in the weights buffer.
 inline constexpr llvm::StringLiteral kWeightOffsetAttr = "ag.offset";
+/// Attributes on ag.param_pack: byte offsets of its flat gradients and
+/// moments in the optimizer buffer (its parameters are at kWeightOffsetAttr
+/// of the weights buffer).
+inline constexpr llvm::StringLiteral kGradsOffsetAttr = "ag.grads_offset";
+inline constexpr llvm::StringLiteral kMoment1OffsetAttr = "ag.moment1_offset";
+inline constexpr llvm::StringLiteral kMoment2OffsetAttr = "ag.moment2_offset";
+/// Attribute on a gpu.func that writes other arguments than its last: the
+/// indices of the arguments it writes.
+inline constexpr llvm::StringLiteral kKernelWritesAttr = "ag.writes";
+/// Attribute on a lowered training entry: a dictionary with `pack`,
+/// `adamw`, optional `max_grad_norm`, and the names `hyper_input`,
+/// `max_grad_norm_input` (with clipping) and `grad_norm_output`.
+inline constexpr llvm::StringLiteral kTrainAttr = "ag.train";
 /// Attributes on a lowered entry (func.func).
 inline constexpr llvm::StringLiteral kEntryAttr = "ag.entry";
 inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";

@@ -11,7 +11,7 @@ class OpPassManager;
 
 namespace capture {
 
-/// Options of the whole pipeline (`--ag-forward-pipeline="alignment=..."`).
+/// Options of the whole pipeline (`--ag-pipeline="alignment=..."`).
 struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   Option<int64_t> alignment{
       *this, "alignment",
@@ -23,12 +23,14 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(64)};
 };
 
-/// The guard, then everything from a traced `ag` module down to spirv.module
-/// kernels plus func.func replay schedules, ready for writeCapmod.
-void buildForwardPipeline(mlir::OpPassManager &pm,
+/// The guard, the training-step passes (autodiff, param packing, clipping,
+/// the AdamW split), then everything from a traced `ag` module down to
+/// spirv.module kernels plus func.func replay schedules, ready for
+/// writeCapmod. Forward entries and training steps alike.
+void buildCapturePipeline(mlir::OpPassManager &pm,
                           const PipelineOptions &options);
 
-/// Registers `ag-forward-pipeline` with the global pass registry.
+/// Registers `ag-pipeline` with the global pass registry.
 void registerPipelines();
 
 } // namespace capture

@@ -33,6 +33,27 @@ def Autodiff : Pass<"ag-autodiff", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def PackParams : Pass<"ag-pack-params", "::mlir::ModuleOp"> {
+  let summary = "Flat arrays of a training step's weights and gradients";
+  let description = [{
+    For each differentiated `ag.train_step` (after `ag-autodiff`): declares
+    an `ag.param_pack @<step>.params` laying every weight the step trains
+    out in one flat f32 array (each weight at an element offset aligned to
+    `alignment` bytes, zero padding between), and replaces the step's
+    `grad/<weight>` outputs by ONE flat output `grads` (`ag.pack_grads`,
+    marked `ag.packed_grads = @<pack>`) in the same layout. The AdamW moments
+    use that layout too, so the gradient norm is one reduction and the
+    update one kernel over all parameters. A weight trained by two steps is
+    an error.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "Byte alignment of every weight inside the pack (a power of two "
+           ">= 4; the lowering binds weights at these offsets)">,
+  ];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 def InsertClipScale : Pass<"ag-insert-clip-scale", "::mlir::ModuleOp"> {
   let summary = "Global gradient norm and torch.nn.utils.clip_grad_norm_";
   let description = [{
@@ -47,10 +68,27 @@ def InsertClipScale : Pass<"ag-insert-clip-scale", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def SplitUpdate : Pass<"ag-split-update", "::mlir::ModuleOp"> {
+  let summary = "The AdamW update as the second graph of a training step";
+  let description = [{
+    For each `ag.train_step` with packed gradients (`ag-pack-params`) and a
+    gradient norm (`ag-insert-clip-scale`): adds the runtime input `adamw`
+    (`tensor<7xf32>`, marked `ag.hyper`: lr, beta1, beta2, eps,
+    weight_decay and the bias corrections 1 - beta^(t+1) for the step the
+    host counts), removes the `grads` output, and ends the body with
+    `ag.apply_adamw`, which updates the pack's weights and moments in place
+    after every other op (every read of the weights) and writes nothing
+    when the norm is not finite.
+  }];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 def PackIO : Pass<"ag-pack-io", "::mlir::ModuleOp"> {
   let summary = "Pack every entry's inputs and outputs into one buffer each";
   let description = [{
-    Each entry's named inputs become views (`ag.input_view`) of ONE input
+    Each entry's (`ag.forward` or `ag.train_step`, after `ag-split-update`
+    for the latter) named inputs, hyperparameter inputs included, become
+    views (`ag.input_view`) of ONE input
     byte buffer, and its outputs are placed into ONE output byte buffer
     (`ag.pack_outputs`), each segment at an offset aligned to `alignment`
     bytes so that kernels can bind it directly. The layout is recorded on the

@@ -19,7 +19,7 @@ using namespace capture::ag;
 namespace {
 
 /// Which buffer a tensor lives in.
-enum class Home { Input, Output, Weights, Constants, Scratch };
+enum class Home { Input, Output, Weights, Constants, Scratch, Optimizer };
 
 /// Where one tensor lives: a byte offset of one buffer.
 struct Placement {
@@ -96,6 +96,8 @@ static StringRef homeName(Home home) {
     return "constants";
   case Home::Scratch:
     return "scratch";
+  case Home::Optimizer:
+    return "optimizer";
   }
   llvm_unreachable("unknown home");
 }
@@ -148,13 +150,53 @@ static memref::GlobalOp createGlobal(OpBuilder &b, Location loc, StringRef name,
                                   /*alignment=*/b.getI64IntegerAttr(256));
 }
 
-/// Lowers one packed entry.
+/// An integer attribute the lowering put on `op`.
+static int64_t offsetAttr(Operation *op, StringRef name) {
+  return op->getAttrOfType<IntegerAttr>(name).getInt();
+}
+
+/// The name of the layout segment at byte `offset` of `layout`.
+static StringAttr segmentNameAt(ArrayAttr layout, int64_t offset) {
+  for (Attribute a : layout)
+    if (auto segment = cast<SegmentAttr>(a); segment.getOffset() == offset)
+      return StringAttr::get(a.getContext(), segment.getName());
+  return {};
+}
+
+/// What the runtime needs to drive a lowered training step (kTrainAttr).
+static DictionaryAttr trainInfo(TrainStepOp step, ApplyAdamWOp update,
+                                PackOutputsOp outputs) {
+  OpBuilder b(step);
+  SmallVector<NamedAttribute> info = {
+      b.getNamedAttr("pack", update.getPackAttr()),
+      b.getNamedAttr("adamw", step.getAdamW())};
+  auto inputs =
+      step->getAttrOfType<ArrayAttr>(ForwardOp::getInputLayoutAttrName());
+  auto hyper = update.getHyper().getDefiningOp<InputViewOp>();
+  info.push_back(
+      b.getNamedAttr("hyper_input", segmentNameAt(inputs, hyper.getOffset())));
+  if (std::optional<APFloat> limit = step.getMaxGradNorm()) {
+    info.push_back(b.getNamedAttr("max_grad_norm", step.getMaxGradNormAttr()));
+    info.push_back(b.getNamedAttr("max_grad_norm_input",
+                                  b.getStringAttr(kMaxGradNormName)));
+  }
+  auto names =
+      step->getAttrOfType<ArrayAttr>(ForwardOp::getOutputLayoutAttrName());
+  for (auto [i, value] : llvm::enumerate(outputs.getOutputs()))
+    if (value == update.getGradNorm())
+      info.push_back(b.getNamedAttr(
+          "grad_norm_output",
+          b.getStringAttr(cast<SegmentAttr>(names[i]).getName())));
+  return b.getDictionaryAttr(info);
+}
+
+/// Lowers one packed entry (an ag.forward or ag.train_step).
 static LogicalResult
-lowerEntry(ForwardOp entry, KernelBuilder &kernels,
+lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
            const llvm::StringMap<int64_t> &weightOffsets,
            const DenseMap<Attribute, int64_t> &constOffsets,
            int64_t alignment) {
-  Block &body = entry.getBody().front();
+  Block &body = entry.getFunctionBody().front();
   auto pack = cast<PackOutputsOp>(
       cast<ReturnOp>(body.getTerminator()).getOperand(0).getDefiningOp());
 
@@ -171,14 +213,30 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
   for (ProbeOp probe : body.getOps<ProbeOp>())
     lastUse[rootOf(probe)] = INT64_MAX;
 
-  // Outputs computed in this entry are written in place in the output buffer.
-  DenseMap<Value, int64_t> outputSlot;
-  for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets())) {
-    Value root = rootOf(value);
+  // Outputs computed in this entry are written in place in the output
+  // buffer, and gradients in place in their param pack's flat array.
+  DenseMap<Value, Placement> inPlace;
+  auto isComputed = [](Value root) {
     Operation *def = root.getDefiningOp();
-    if (def && KernelBuilder::isCompute(def) && !outputSlot.count(root))
-      outputSlot[root] = offset;
-  }
+    return def && KernelBuilder::isCompute(def);
+  };
+  for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets()))
+    if (Value root = rootOf(value); isComputed(root))
+      inPlace.try_emplace(root, Placement{Home::Output, offset});
+  auto packOf = [&](Operation *op, FlatSymbolRefAttr ref) {
+    return SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(op, ref);
+  };
+  auto gradSlot = [&](PackGradsOp grads, unsigned i) {
+    ParamPackOp paramPack = packOf(grads, grads.getPackAttr());
+    return Placement{Home::Optimizer,
+                     offsetAttr(paramPack, kGradsOffsetAttr) +
+                         paramPack.getOffsets()[i] *
+                             static_cast<int64_t>(sizeof(float))};
+  };
+  for (PackGradsOp grads : body.getOps<PackGradsOp>())
+    for (auto [i, grad] : llvm::enumerate(grads.getGrads()))
+      if (Value root = rootOf(grad); isComputed(root))
+        inPlace.try_emplace(root, gradSlot(grads, i));
 
   // Placement of every tensor.
   DenseMap<Value, Placement> where;
@@ -194,33 +252,43 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
       where[result] = {Home::Weights, weightOffsets.lookup(read.getWeight())};
     } else if (ElementsAttr value = constantValue(&op)) {
       where[result] = {Home::Constants, constOffsets.lookup(value)};
+    } else if (auto grads = dyn_cast<PackGradsOp>(op)) {
+      ParamPackOp paramPack = packOf(grads, grads.getPackAttr());
+      where[result] = {Home::Optimizer,
+                       offsetAttr(paramPack, kGradsOffsetAttr)};
+    } else if (isa<ApplyAdamWOp>(op)) {
+      continue; // no result: it updates module state
     } else if (KernelBuilder::isCompute(&op)) {
-      if (auto it = outputSlot.find(result); it != outputSlot.end())
-        where[result] = {Home::Output, it->second};
+      if (auto it = inPlace.find(result); it != inPlace.end())
+        where[result] = it->second;
       else
         where[result] = {Home::Scratch,
                          scratch.allocate(byteSize(result.getType()), step[&op],
                                           lastUse.lookup(result))};
     } else {
-      return op.emitOpError()
-             << "cannot be lowered: it is host interaction, which "
-                "ag-verify-capture rejects (run it first)";
+      if (isa<UploadOp, DownloadOp, EagerOp>(op))
+        return op.emitOpError()
+               << "cannot be lowered: it is host interaction, which "
+                  "ag-verify-capture rejects (run it first)";
+      return op.emitOpError() << "has no GPU kernel";
     }
   }
 
   // The schedule function.
   MLIRContext *ctx = entry.getContext();
+  auto trainStep = dyn_cast<TrainStepOp>(entry.getOperation());
   OpBuilder b(entry);
   Location loc = entry.getLoc();
-  std::string scratchName = ("__ag_scratch_" + entry.getSymName()).str();
+  std::string scratchName = ("__ag_scratch_" + entry.getName()).str();
   createGlobal(b, loc, scratchName, scratch.size(), {}, /*constant=*/false);
-  auto inType = cast<RankedTensorType>(entry.getFunctionType().getInput(0));
-  auto outType = cast<RankedTensorType>(entry.getFunctionType().getResult(0));
+  auto entryType = cast<FunctionType>(entry.getFunctionType());
+  auto inType = cast<RankedTensorType>(entryType.getInput(0));
+  auto outType = cast<RankedTensorType>(entryType.getResult(0));
   auto inMem = MemRefType::get(inType.getShape(), b.getI8Type());
   auto outMem = MemRefType::get(outType.getShape(), b.getI8Type());
-  auto func = func::FuncOp::create(b, loc, entry.getSymName(),
+  auto func = func::FuncOp::create(b, loc, entry.getName(),
                                    FunctionType::get(ctx, {inMem, outMem}, {}));
-  func->setAttr(kEntryAttr, b.getStringAttr("forward"));
+  func->setAttr(kEntryAttr, b.getStringAttr(trainStep ? "train" : "forward"));
   func->setAttr(kScratchAttr, FlatSymbolRefAttr::get(ctx, scratchName));
   func->setAttr(ForwardOp::getInputLayoutAttrName(),
                 entry->getAttr(ForwardOp::getInputLayoutAttrName()));
@@ -253,6 +321,8 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
       return base = getGlobal(kConstantsGlobal);
     case Home::Scratch:
       return base = getGlobal(scratchName);
+    case Home::Optimizer:
+      return base = getGlobal(kOptimizerGlobal);
     }
     llvm_unreachable("unknown home");
   };
@@ -275,7 +345,26 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
   };
 
   SmallVector<Attribute> probes;
+  ApplyAdamWOp update;
   for (Operation &op : body) {
+    if (auto apply = dyn_cast<ApplyAdamWOp>(op)) {
+      update = apply; // the second graph: after the output copies below
+      continue;
+    }
+    if (auto grads = dyn_cast<PackGradsOp>(op)) {
+      // Gradients not computed in place (a weight's, an input's, one shared
+      // by two weights) are copied into the flat array.
+      for (auto [i, grad] : llvm::enumerate(grads.getGrads())) {
+        Placement to = gradSlot(grads, i);
+        Placement from = where.lookup(rootOf(grad));
+        if (from.home == to.home && from.offset == to.offset)
+          continue;
+        auto type = cast<RankedTensorType>(grad.getType());
+        launch(kernels.getOrCreateCopy(type), type.getNumElements(),
+               {viewOf(from, type), viewOf(to, type)}, grad.getLoc());
+      }
+      continue;
+    }
     if (auto probe = dyn_cast<ProbeOp>(op)) {
       Placement p = where.lookup(rootOf(probe));
       auto type = cast<RankedTensorType>(probe.getType());
@@ -313,9 +402,31 @@ lowerEntry(ForwardOp entry, KernelBuilder &kernels,
            {viewOf(from, type), viewOf({Home::Output, offset}, type)},
            value.getLoc());
   }
+  // AdamW writes the weights every kernel above may read (the output
+  // copies included: outputs are values from before the update), so it
+  // comes last; the module writer separates it by a barrier.
+  if (update) {
+    ParamPackOp paramPack = packOf(update, update.getPackAttr());
+    int64_t size = static_cast<int64_t>(paramPack.getSize());
+    auto flat = RankedTensorType::get({size}, b.getF32Type());
+    launch(kernels.getOrCreateAdamW(size), size,
+           {viewOf(where.lookup(rootOf(update.getGrads())), flat),
+            viewOf(where.lookup(rootOf(update.getGradNorm())),
+                   update.getGradNorm().getType()),
+            viewOf(where.lookup(rootOf(update.getHyper())),
+                   update.getHyper().getType()),
+            viewOf({Home::Weights, offsetAttr(paramPack, kWeightOffsetAttr)},
+                   flat),
+            viewOf({Home::Optimizer, offsetAttr(paramPack, kMoment1OffsetAttr)},
+                   flat),
+            viewOf({Home::Optimizer, offsetAttr(paramPack, kMoment2OffsetAttr)},
+                   flat)},
+           update.getLoc());
+    func->setAttr(kTrainAttr, trainInfo(trainStep, update, pack));
+  }
   func::ReturnOp::create(b, loc);
   func->setAttr(kProbesAttr, b.getArrayAttr(probes));
-  entry.erase();
+  entry->erase();
   return success();
 }
 
@@ -328,34 +439,70 @@ void LowerToGPUPass::runOnOperation() {
                        << alignment.getValue();
     return signalPassFailure();
   }
-  for (TrainStepOp step : module.getOps<TrainStepOp>()) {
-    step.emitOpError() << "cannot be lowered yet: this compiler lowers "
-                          "forward entries only (training steps are being "
-                          "built: autodiff, clipping and AdamW)";
-    return signalPassFailure();
-  }
-  for (ForwardOp entry : module.getOps<ForwardOp>()) {
-    if (!entry.isPacked()) {
+  SmallVector<FunctionOpInterface> entries;
+  for (Operation &op : module.getOps())
+    if (isa<ForwardOp, TrainStepOp>(op))
+      entries.push_back(cast<FunctionOpInterface>(op));
+  for (FunctionOpInterface entry : entries) {
+    bool packed = isa<ForwardOp>(entry) ? cast<ForwardOp>(entry).isPacked()
+                                        : cast<TrainStepOp>(entry).isPacked();
+    if (!packed) {
       entry.emitOpError() << "must be packed first: run ag-pack-io before "
                              "ag-lower-to-gpu";
       return signalPassFailure();
     }
   }
 
-  // Weights: one buffer, each at an aligned offset.
+  // Weights: one buffer. The weights of each param pack come first, as the
+  // pack's flat array (element offsets scaled to bytes), then every other
+  // weight at its own aligned offset.
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   llvm::StringMap<int64_t> weightOffsets;
   int64_t weightBytes = 0;
+  int64_t optimizerBytes = 0;
+  constexpr int64_t f32Bytes = sizeof(float);
+  for (ParamPackOp pack : module.getOps<ParamPackOp>()) {
+    int64_t bytes = static_cast<int64_t>(pack.getSize()) * f32Bytes;
+    int64_t base = llvm::alignTo(weightBytes, alignment);
+    pack->setAttr(kWeightOffsetAttr, b.getI64IntegerAttr(base));
+    for (auto [ref, offset] :
+         llvm::zip(pack.getWeights().getAsRange<FlatSymbolRefAttr>(),
+                   pack.getOffsets())) {
+      if (base + offset * f32Bytes != 0 &&
+          (base + offset * f32Bytes) % alignment != 0) {
+        pack.emitOpError() << "places " << ref << " at element " << offset
+                           << ", which is not aligned to the " << alignment
+                           << "-byte binding alignment: run ag-pack-params "
+                              "with the same alignment";
+        return signalPassFailure();
+      }
+      weightOffsets[ref.getValue()] = base + offset * f32Bytes;
+    }
+    weightBytes = base + bytes;
+    // Gradients, first and second moments: three arrays of the same layout.
+    for (StringRef attr :
+         {kGradsOffsetAttr, kMoment1OffsetAttr, kMoment2OffsetAttr}) {
+      int64_t at = llvm::alignTo(optimizerBytes, alignment);
+      pack->setAttr(attr, b.getI64IntegerAttr(at));
+      optimizerBytes = at + bytes;
+    }
+  }
   for (WeightOp weight : module.getOps<WeightOp>()) {
-    int64_t offset = llvm::alignTo(weightBytes, alignment);
-    weightOffsets[weight.getSymName()] = offset;
-    weight->setAttr(kWeightOffsetAttr, b.getI64IntegerAttr(offset));
-    weightBytes = offset + byteSize(weight.getType());
+    if (!weightOffsets.count(weight.getSymName())) {
+      int64_t offset = llvm::alignTo(weightBytes, alignment);
+      weightOffsets[weight.getSymName()] = offset;
+      weightBytes = offset + byteSize(weight.getType());
+    }
+    weight->setAttr(kWeightOffsetAttr,
+                    b.getI64IntegerAttr(weightOffsets[weight.getSymName()]));
   }
   if (!weightOffsets.empty())
     createGlobal(b, module.getLoc(), kWeightsGlobal,
                  std::max<int64_t>(llvm::alignTo(weightBytes, 16), 16), {},
                  /*constant=*/false);
+  if (optimizerBytes > 0)
+    createGlobal(b, module.getLoc(), kOptimizerGlobal,
+                 llvm::alignTo(optimizerBytes, 16), {}, /*constant=*/false);
 
   // Constants: one read-only buffer with their bytes, equal values shared.
   DenseMap<Attribute, int64_t> constOffsets;
@@ -391,7 +538,7 @@ void LowerToGPUPass::runOnOperation() {
   }
 
   KernelBuilder kernels(module, workgroupSize);
-  for (ForwardOp entry : llvm::make_early_inc_range(module.getOps<ForwardOp>()))
+  for (FunctionOpInterface entry : entries)
     if (failed(
             lowerEntry(entry, kernels, weightOffsets, constOffsets, alignment)))
       return signalPassFailure();

@@ -86,13 +86,42 @@ static Value emitScalar(Operation *op, OpBuilder &b, Location loc,
         Value t = arith::SubFOp::create(b, loc, one, q);
         return math::CopySignOp::create(b, loc, t, args[0]);
       })
+      .Case([&](CompareOp compare) {
+        // Ordered predicates (and unordered "ne"): NaN compares false except
+        // for ne, as in C++ and PyTorch.
+        arith::CmpFPredicate predicate = arith::CmpFPredicate::OEQ;
+        switch (compare.getPredicate()) {
+        case ComparePredicate::eq:
+          predicate = arith::CmpFPredicate::OEQ;
+          break;
+        case ComparePredicate::ne:
+          predicate = arith::CmpFPredicate::UNE;
+          break;
+        case ComparePredicate::lt:
+          predicate = arith::CmpFPredicate::OLT;
+          break;
+        case ComparePredicate::le:
+          predicate = arith::CmpFPredicate::OLE;
+          break;
+        case ComparePredicate::gt:
+          predicate = arith::CmpFPredicate::OGT;
+          break;
+        case ComparePredicate::ge:
+          predicate = arith::CmpFPredicate::OGE;
+          break;
+        }
+        Value holds =
+            arith::CmpFOp::create(b, loc, predicate, args[0], args[1]);
+        return arith::SelectOp::create(b, loc, holds, f32Const(b, loc, 1.0),
+                                       f32Const(b, loc, 0.0));
+      })
       .Default([](Operation *) { return Value(); });
 }
 
 bool capture::kernels::isElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, MinimumOp, MaximumOp, NegOp, ExpOp,
              LogOp, SqrtOp, SquareOp, ReluOp, ClampOp, BroadcastToOp, SigmoidOp,
-             TanhOp>(op);
+             TanhOp, CompareOp>(op);
 }
 
 void capture::kernels::emitElementwise(Operation *op, OpBuilder &b,
@@ -193,4 +222,44 @@ void capture::kernels::emitGetRows(GetRowsOp op, OpBuilder &b, Location loc,
   Value value =
       memref::LoadOp::create(b, loc, args[0], ValueRange{row, out[1]});
   memref::StoreOp::create(b, loc, value, args[2], out);
+}
+
+void capture::kernels::emitOneHot(OneHotOp op, OpBuilder &b, Location loc,
+                                  Value i, ValueRange args) {
+  SmallVector<Value> out =
+      delinearize(b, loc, i, tensorType(op.getResult()).getShape());
+  // An out-of-range label (the interpreter reports it) matches no class.
+  Value label = memref::LoadOp::create(b, loc, args[0], ValueRange{out[0]});
+  Value cls =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), out[1]).getResult();
+  Value hit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, label, cls);
+  Value value = arith::SelectOp::create(b, loc, hit, f32Const(b, loc, 1.0),
+                                        f32Const(b, loc, 0.0));
+  memref::StoreOp::create(b, loc, value, args[1], out);
+}
+
+void capture::kernels::emitScatterAddRows(ScatterAddRowsOp op, OpBuilder &b,
+                                          Location loc, Value i,
+                                          ValueRange args) {
+  // Each output element gathers the updates aimed at its row, in index
+  // order: deterministic, and no atomics (which SPIR-V 1.3 float lacks).
+  // Indices are clamped as get_rows clamps them, so that the gradient goes
+  // to the row the forward pass read.
+  auto result = tensorType(op.getResult());
+  int64_t rows = result.getDimSize(0);
+  int64_t count = tensorType(op.getIndices()).getDimSize(0);
+  SmallVector<Value> out = delinearize(b, loc, i, result.getShape());
+  Value sum = foldRange(
+      b, loc, count, f32Const(b, loc, 0.0),
+      [&](OpBuilder &nb, Location nloc, Value n, Value acc) -> Value {
+        Value row = loadClampedIndex(nb, nloc, args[1], ValueRange{n}, rows);
+        Value hit = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
+                                          row, out[0]);
+        Value update =
+            memref::LoadOp::create(nb, nloc, args[0], ValueRange{n, out[1]});
+        Value added = arith::AddFOp::create(nb, nloc, acc, update);
+        return arith::SelectOp::create(nb, nloc, hit, added, acc);
+      });
+  memref::StoreOp::create(b, loc, sum, args[2], out);
 }

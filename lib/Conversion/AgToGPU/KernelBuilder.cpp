@@ -12,6 +12,7 @@
 
 #include "KernelEmitters.h"
 
+#include "capture/Conversion/Passes.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,7 +41,8 @@ bool KernelBuilder::isCompute(Operation *op) {
   // ag.reshape is not here: it aliases its input's bytes (see AgToGPU.cpp).
   return isElementwise(op) ||
          isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
-             SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp>(op);
+             SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
+             OneHotOp, ScatterAddRowsOp>(op);
 }
 
 int64_t KernelBuilder::workItems(Operation *op) {
@@ -129,6 +131,8 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
       .Case([&](ConcatOp c) { emitConcat(c, b, loc, i, args); })
       .Case([&](SliceOp s) { emitSlice(s, b, loc, i, args); })
       .Case([&](GetRowsOp g) { emitGetRows(g, b, loc, i, args); })
+      .Case([&](OneHotOp o) { emitOneHot(o, b, loc, i, args); })
+      .Case([&](ScatterAddRowsOp s) { emitScatterAddRows(s, b, loc, i, args); })
       .Default([&](Operation *e) { emitElementwise(e, b, loc, i, args); });
 }
 
@@ -167,6 +171,26 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateCopy(RankedTensorType type) {
                      Value v = memref::LoadOp::create(b, loc, args[0], idx);
                      memref::StoreOp::create(b, loc, v, args[1], idx);
                    });
+  cache[key] = func;
+  return func;
+}
+
+gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size) {
+  std::string key;
+  llvm::raw_string_ostream(key) << "adamw:" << size;
+  if (auto it = cache.find(key); it != cache.end())
+    return it->second;
+  MLIRContext *ctx = module.getContext();
+  auto f32 = Float32Type::get(ctx);
+  auto flat = MemRefType::get({size}, f32);
+  auto scalar = MemRefType::get({}, f32);
+  auto hyper = MemRefType::get({ag::kAdamWHyperValues}, f32);
+  gpu::GPUFuncOp func =
+      createKernel("adamw", {flat, scalar, hyper, flat, flat, flat}, size,
+                   [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+                     emitAdamW(b, loc, i, args);
+                   });
+  func->setAttr(kKernelWritesAttr, DenseI32ArrayAttr::get(ctx, {3, 4, 5}));
   cache[key] = func;
   return func;
 }

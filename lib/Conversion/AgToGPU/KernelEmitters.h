@@ -91,6 +91,15 @@ void emitSlice(ag::SliceOp op, mlir::OpBuilder &b, mlir::Location loc,
 void emitGetRows(ag::GetRowsOp op, mlir::OpBuilder &b, mlir::Location loc,
                  mlir::Value i, mlir::ValueRange args);
 
+/// 1.0 where the label of row n is class c, else 0.0.
+void emitOneHot(ag::OneHotOp op, mlir::OpBuilder &b, mlir::Location loc,
+                mlir::Value i, mlir::ValueRange args);
+/// Output element [v, d]: the sum of updates[n, d] over n with
+/// clamp(indices[n]) == v (the gradient of get_rows' table).
+void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,
+                        mlir::Location loc, mlir::Value i,
+                        mlir::ValueRange args);
+
 //===----------------------------------------------------------------------===//
 // Contractions and reductions (ReductionKernels.cpp)
 //===----------------------------------------------------------------------===//
@@ -110,6 +119,16 @@ void emitCrossEntropy(ag::CrossEntropyOp op, mlir::OpBuilder &b,
 /// The whole (rank-0) mean squared error.
 void emitMse(ag::MseOp op, mlir::OpBuilder &b, mlir::Location loc,
              mlir::Value i, mlir::ValueRange args);
+
+//===----------------------------------------------------------------------===//
+// Optimizer (OptimizerKernels.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Element `i` of torch.optim.AdamW's update. args: flat gradients,
+/// grad_norm, hyperparameters, parameters, first and second moments; writes
+/// nothing when grad_norm is not finite.
+void emitAdamW(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+               mlir::ValueRange args);
 
 } // namespace capture::kernels
 

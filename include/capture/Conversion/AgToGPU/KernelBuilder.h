@@ -28,6 +28,11 @@ public:
   /// Returns the kernel copying a tensor of `type` (argument 0 to 1).
   mlir::gpu::GPUFuncOp getOrCreateCopy(mlir::RankedTensorType type);
 
+  /// Returns the AdamW kernel of a pack of `size` elements. Arguments: flat
+  /// gradients, grad_norm, the 7 hyperparameters, then the parameters and
+  /// both moments, which it updates in place (kKernelWritesAttr says so).
+  mlir::gpu::GPUFuncOp getOrCreateAdamW(int64_t size);
+
   /// Workgroups to launch for a kernel running `items` work items.
   int64_t groupsFor(int64_t items) const;
 

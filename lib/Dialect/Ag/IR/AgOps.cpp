@@ -245,24 +245,24 @@ bool ForwardOp::isPacked() {
 
 /// Checks a packed layout attribute: an array of #ag.segment with unique
 /// names, each inside the buffer of `bytes` bytes.
-static LogicalResult verifyLayout(ForwardOp op, StringRef attrName,
+static LogicalResult verifyLayout(Operation *op, StringRef attrName,
                                   int64_t bytes) {
   auto layout = op->getAttrOfType<ArrayAttr>(attrName);
   if (!layout)
-    return op.emitOpError()
+    return op->emitOpError()
            << "expects '" << attrName << "' to be an array of #ag.segment";
   llvm::StringSet<> seen;
   for (Attribute attr : layout) {
     auto segment = dyn_cast<SegmentAttr>(attr);
     if (!segment)
-      return op.emitOpError()
+      return op->emitOpError()
              << "'" << attrName << "' holds a non-segment attribute " << attr;
     if (!seen.insert(segment.getName()).second)
-      return op.emitOpError() << "'" << attrName << "' names \""
-                              << segment.getName() << "\" more than once";
+      return op->emitOpError() << "'" << attrName << "' names \""
+                               << segment.getName() << "\" more than once";
     if (segment.getOffset() < 0 ||
         segment.getOffset() + segment.getByteSize() > bytes)
-      return op.emitOpError()
+      return op->emitOpError()
              << "segment \"" << segment.getName() << "\" at offset "
              << segment.getOffset() << " (" << segment.getByteSize()
              << " bytes) does not fit the " << bytes << "-byte buffer";
@@ -270,30 +270,35 @@ static LogicalResult verifyLayout(ForwardOp op, StringRef attrName,
   return success();
 }
 
-LogicalResult ForwardOp::verify() {
-  FunctionType type = getFunctionType();
-  if (!isPacked())
-    return verifyEntrySignature(*this);
+/// Checks the signature and layouts of an entry after ag-pack-io.
+static LogicalResult verifyPackedEntry(FunctionOpInterface op) {
+  auto type = cast<FunctionType>(op.getFunctionType());
   if (type.getNumInputs() != 1 || type.getNumResults() != 1)
-    return emitOpError() << "a packed entry takes one input buffer and "
-                            "returns one output buffer, but has type "
-                         << type;
+    return op.emitOpError() << "a packed entry takes one input buffer and "
+                               "returns one output buffer, but has type "
+                            << type;
   for (Type t : {type.getInput(0), type.getResult(0)}) {
     auto buffer = dyn_cast<RankedTensorType>(t);
     if (!buffer || buffer.getRank() != 1 || !buffer.hasStaticShape() ||
         !buffer.getElementType().isInteger(8))
-      return emitOpError() << "a packed entry's buffers must be static 1-D "
-                              "i8 tensors, but found "
-                           << t;
+      return op.emitOpError() << "a packed entry's buffers must be static 1-D "
+                                 "i8 tensors, but found "
+                              << t;
   }
   if (failed(verifyLayout(
-          *this, getInputLayoutAttrName(),
+          op, ForwardOp::getInputLayoutAttrName(),
           cast<RankedTensorType>(type.getInput(0)).getDimSize(0))) ||
       failed(verifyLayout(
-          *this, getOutputLayoutAttrName(),
+          op, ForwardOp::getOutputLayoutAttrName(),
           cast<RankedTensorType>(type.getResult(0)).getDimSize(0))))
     return failure();
   return success();
+}
+
+LogicalResult ForwardOp::verify() {
+  if (!isPacked())
+    return verifyEntrySignature(*this);
+  return verifyPackedEntry(*this);
 }
 
 LogicalResult ForwardOp::verifyRegions() {
@@ -321,6 +326,10 @@ StringRef TrainStepOp::getOutputName(unsigned i) {
   return entryName(*this, i, true);
 }
 
+bool TrainStepOp::isPacked() {
+  return (*this)->hasAttr(ForwardOp::getInputLayoutAttrName());
+}
+
 LogicalResult TrainStepOp::verify() {
   if (!isa<AdamWAttr>(getOptimizer()))
     return emitOpError() << "unsupported optimizer " << getOptimizer()
@@ -331,6 +340,8 @@ LogicalResult TrainStepOp::verify() {
     if (!(v > 0) || !std::isfinite(v))
       return emitOpError() << "max_grad_norm must be finite and > 0, got " << v;
   }
+  if (isPacked())
+    return verifyPackedEntry(*this);
   FunctionType type = getFunctionType();
   if (type.getNumResults() == 0)
     return emitOpError() << "needs the loss as its first output";

@@ -25,7 +25,7 @@
 namespace capture::rt {
 
 /// The only format version this runtime reads and writes.
-constexpr uint32_t kCapmodFormatVersion = 1;
+constexpr uint32_t kCapmodFormatVersion = 2;
 
 /// What a device buffer holds; values match `capture.capmod.BufferKind`.
 enum class BufferKind : uint8_t {
@@ -34,6 +34,7 @@ enum class BufferKind : uint8_t {
   Weights = 2,   ///< Module-wide resident weights.
   Constants = 3, ///< Module-wide read-only constants, uploaded at load.
   Scratch = 4,   ///< Intermediates, undefined between replays.
+  Optimizer = 5, ///< Module-wide gradients and AdamW moments; zero at load.
 };
 
 /// "Input", "Output", ... as used in messages.
@@ -42,7 +43,11 @@ const char *bufferKindName(BufferKind kind);
 /// Kinds of entries; values match `capture.capmod.EntryKind`.
 enum class EntryKind : uint8_t {
   Forward = 0, ///< Inputs -> outputs.
+  Train = 1,   ///< Inputs -> loss and outputs, then an AdamW update.
 };
+
+/// "Forward" or "Train", as used in messages.
+const char *entryKindName(EntryKind kind);
 
 /// Capabilities and limits the module was compiled against.
 struct TargetDesc {
@@ -125,6 +130,49 @@ struct TensorSlotDesc {
   uint64_t size = 0;
 };
 
+/// AdamW hyperparameters, named as torch.optim.AdamW names them.
+struct AdamWDesc {
+  /// Learning rate (>= 0).
+  float lr = 0;
+  /// Decay of the first moment, in [0, 1).
+  float beta1 = 0;
+  /// Decay of the second moment, in [0, 1).
+  float beta2 = 0;
+  /// Added to the denominator (> 0).
+  float eps = 0;
+  /// Decoupled weight decay (>= 0).
+  float weightDecay = 0;
+};
+
+/// Number of f32 values in a training entry's hyperparameter input: lr,
+/// beta1, beta2, eps, weight_decay, 1 - beta1^(t+1), 1 - beta2^(t+1).
+constexpr unsigned kAdamWHyperValues = 7;
+
+/// What a training entry adds to a forward entry. The runtime owns the step
+/// counter t and fills the hyperparameter inputs before every replay; the
+/// entry's last kernel (the AdamW update) reads the gradient norm on the
+/// device and writes nothing when it is not finite.
+struct TrainDesc {
+  /// Hyperparameters compiled in: the runtime's initial values.
+  AdamWDesc adamw;
+  /// Clip limit compiled in; absent when the step does not clip.
+  std::optional<float> maxGradNorm;
+  /// Name of the f32[kAdamWHyperValues] input the runtime fills.
+  std::string hyperInput;
+  /// Name of the f32 scalar input holding the clip limit, which the runtime
+  /// fills; empty exactly when maxGradNorm is absent.
+  std::string maxGradNormInput;
+  /// Name of the f32 scalar output holding the pre-clip gradient norm.
+  std::string gradNormOutput;
+  /// The flat parameter array the update writes (Weights buffer): every
+  /// trained weight, each at its WeightDesc offset, plus zero padding.
+  BufferRangeDesc params;
+  /// First moments, as many bytes as `params` (an Optimizer buffer).
+  BufferRangeDesc moment1;
+  /// Second moments, as many bytes as `params` (an Optimizer buffer).
+  BufferRangeDesc moment2;
+};
+
 /// A replayable entry point.
 struct EntryDesc {
   /// Name (unique in the module).
@@ -143,6 +191,8 @@ struct EntryDesc {
   std::vector<TensorSlotDesc> probes;
   /// The replay schedule.
   std::vector<CommandDesc> commands;
+  /// Present exactly when kind == Train.
+  std::optional<TrainDesc> train;
 };
 
 /// A module-level weight in the Weights buffer.

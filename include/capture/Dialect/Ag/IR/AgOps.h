@@ -33,6 +33,31 @@ int64_t getByteSize(mlir::ShapedType type);
 /// Formats a shape as `[2, 4]` for diagnostics.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
+/// Values in `ag.apply_adamw`'s hyperparameter operand: lr, beta1, beta2,
+/// eps, weight_decay, 1 - beta1^(t+1), 1 - beta2^(t+1).
+constexpr int64_t kAdamWHyperValues = 7;
+
+// Attributes and names the training passes put on a train step's inputs and
+// outputs (ag-autodiff, ag-pack-params, ag-insert-clip-scale,
+// ag-split-update); later passes and the lowering find them by these.
+
+/// Output attribute: the weight (`@w`) a `grad/<w>` output is the gradient of.
+inline constexpr llvm::StringLiteral kGradOfAttr = "ag.grad_of";
+/// Output attribute: the param pack the flat gradient output belongs to.
+inline constexpr llvm::StringLiteral kPackedGradsAttr = "ag.packed_grads";
+/// Name of the flat gradient output (internal until ag-split-update).
+inline constexpr llvm::StringLiteral kPackedGradsName = "grads";
+/// Output attribute marking the pre-clip gradient norm.
+inline constexpr llvm::StringLiteral kGradNormAttr = "ag.grad_norm";
+/// Name of the gradient norm output.
+inline constexpr llvm::StringLiteral kGradNormName = "grad_norm";
+/// Input attribute marking an input the runtime fills (hyperparameters).
+inline constexpr llvm::StringLiteral kHyperAttr = "ag.hyper";
+/// Name of the runtime clip-limit input.
+inline constexpr llvm::StringLiteral kMaxGradNormName = "max_grad_norm";
+/// Name of the runtime AdamW hyperparameter input (kAdamWHyperValues f32).
+inline constexpr llvm::StringLiteral kAdamWInputName = "adamw";
+
 } // namespace capture::ag
 
 #endif // CAPTURE_DIALECT_AG_IR_AGOPS_H
