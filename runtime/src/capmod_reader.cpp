@@ -94,6 +94,32 @@ toSlots(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorSlot>> *v) {
   return slots;
 }
 
+/// Copies a struct field of a table; like the vector elements above, it is
+/// copied rather than loaded in place.
+BufferRangeDesc toRange(const fb::BufferRange *range) {
+  fb::BufferRange r;
+  std::memcpy(&r, range, sizeof(r));
+  return {r.buffer(), r.offset(), r.size()};
+}
+
+TrainDesc toTrain(const fb::Train &train) {
+  TrainDesc d;
+  // The verifier guarantees the required fields; absent strings read as
+  // empty, which verifyModuleDesc reports by name.
+  const fb::AdamW *adamw = train.adamw();
+  d.adamw = {adamw->lr(), adamw->beta1(), adamw->beta2(), adamw->eps(),
+             adamw->weight_decay()};
+  if (train.max_grad_norm())
+    d.maxGradNorm = *train.max_grad_norm();
+  d.hyperInput = toString(train.hyper_input());
+  d.maxGradNormInput = toString(train.max_grad_norm_input());
+  d.gradNormOutput = toString(train.grad_norm_output());
+  d.params = toRange(train.params());
+  d.moment1 = toRange(train.moment1());
+  d.moment2 = toRange(train.moment2());
+  return d;
+}
+
 Result<EntryDesc> toEntry(const fb::Entry &entry) {
   EntryDesc d;
   d.name = toString(entry.name());
@@ -103,6 +129,8 @@ Result<EntryDesc> toEntry(const fb::Entry &entry) {
   d.inputs = toSlots(entry.inputs());
   d.outputs = toSlots(entry.outputs());
   d.probes = toSlots(entry.probes());
+  if (entry.train())
+    d.train = toTrain(*entry.train());
   const auto *types = entry.commands_type();
   const auto *commands = entry.commands();
   // The verifier accepts unknown union types (forward compatibility), and
@@ -159,6 +187,18 @@ const char *bufferKindName(BufferKind kind) {
     return "Constants";
   case BufferKind::Scratch:
     return "Scratch";
+  case BufferKind::Optimizer:
+    return "Optimizer";
+  }
+  return "unknown-kind";
+}
+
+const char *entryKindName(EntryKind kind) {
+  switch (kind) {
+  case EntryKind::Forward:
+    return "Forward";
+  case EntryKind::Train:
+    return "Train";
   }
   return "unknown-kind";
 }

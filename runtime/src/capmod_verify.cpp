@@ -8,7 +8,9 @@
 
 #include "capture/rt/capmod.h"
 
+#include "check_util.h"
 #include "spirv_check.h"
+#include "train_verify.h"
 
 #include <algorithm>
 #include <limits>
@@ -17,20 +19,6 @@
 
 namespace capture::rt {
 namespace {
-
-std::string str(uint64_t v) { return std::to_string(v); }
-
-/// "[offset, end)", also when offset + size overflows.
-std::string formatRange(uint64_t offset, uint64_t size) {
-  if (offset > std::numeric_limits<uint64_t>::max() - size)
-    return "[" + str(offset) + ", " + str(offset) + " + " + str(size) + ")";
-  return "[" + str(offset) + ", " + str(offset + size) + ")";
-}
-
-/// Whether [offset, offset + size) lies inside [0, limit), overflow-safe.
-bool rangeInside(uint64_t offset, uint64_t size, uint64_t limit) {
-  return size <= limit && offset <= limit - size;
-}
 
 /// Checks done once per module, with the context every message needs.
 class Verifier {
@@ -70,9 +58,7 @@ private:
 
   /// "buffer 2 (Scratch, 4096 bytes)"; `index` must be valid.
   std::string bufferName(uint32_t index) const {
-    const BufferDesc &b = desc.buffers[index];
-    return "buffer " + str(index) + " (" + bufferKindName(b.kind) + ", " +
-           str(b.size) + " bytes)";
+    return capture::rt::bufferName(desc, index);
   }
 
   Status checkBufferIndex(uint64_t index, const std::string &where) const {
@@ -95,14 +81,21 @@ private:
     for (size_t i = 0; i < desc.buffers.size(); ++i) {
       const BufferDesc &b = desc.buffers[i];
       if (static_cast<uint8_t>(b.kind) >
-          static_cast<uint8_t>(BufferKind::Scratch))
+          static_cast<uint8_t>(BufferKind::Optimizer))
         return fail("buffer " + str(i) + " has kind " +
                     str(static_cast<uint8_t>(b.kind)) +
                     ", expected Input (0), Output (1), Weights (2), "
-                    "Constants (3) or Scratch (4)");
+                    "Constants (3), Scratch (4) or Optimizer (5)");
       if (b.size == 0)
         return fail("buffer " + str(i) + " (" + bufferKindName(b.kind) +
                     ") has size 0, expected > 0");
+      // The loader zero-fills Optimizer buffers with vkCmdFillBuffer, which
+      // writes whole 4-byte words only.
+      if (b.kind == BufferKind::Optimizer && b.size % 4 != 0)
+        return fail("buffer " + str(i) + " (Optimizer) has size " +
+                    str(b.size) +
+                    ", expected a multiple of 4 (it holds f32 "
+                    "gradients and moments)");
     }
     return Status::ok();
   }
@@ -253,9 +246,17 @@ private:
 
   Status checkEntry(const EntryDesc &entry) const {
     std::string where = "entry '" + entry.name + "'";
-    if (entry.kind != EntryKind::Forward)
+    if (entry.kind != EntryKind::Forward && entry.kind != EntryKind::Train)
       return fail(where + " has kind " + str(static_cast<uint8_t>(entry.kind)) +
-                  ", expected Forward (0)");
+                  ", expected Forward (0) or Train (1)");
+    if (entry.kind == EntryKind::Train && !entry.train)
+      return fail(where + " has kind Train but no train table, expected one "
+                          "(the optimizer and the names of its runtime-filled "
+                          "inputs)");
+    if (entry.kind != EntryKind::Train && entry.train)
+      return fail(where + " has kind " + entryKindName(entry.kind) +
+                  " and a train table, expected a train table only on a "
+                  "Train entry");
     // An entry without inputs (outputs) has no input (output) buffer: the
     // index is then unused, so it is not checked.
     if (!entry.inputs.empty()) {
@@ -284,6 +285,8 @@ private:
       inputRanges.emplace_back(s.offset, s.size, s.name);
     CAPTURE_RT_RETURN_IF_ERROR(
         checkDisjoint(std::move(inputRanges), where + ": inputs"));
+    if (entry.train)
+      CAPTURE_RT_RETURN_IF_ERROR(verifyTrainEntry(desc, entry));
 
     for (size_t i = 0; i < entry.commands.size(); ++i)
       if (entry.commands[i].kind == CommandDesc::Kind::Dispatch)

@@ -32,6 +32,29 @@ writeSlots(Builder &b, const std::vector<TensorSlotDesc> &slots) {
   return b.CreateVector(offsets);
 }
 
+fb::BufferRange toRange(const BufferRangeDesc &r) {
+  return fb::BufferRange(r.buffer, r.offset, r.size);
+}
+
+flatbuffers::Offset<fb::Train> writeTrain(Builder &b, const TrainDesc &train) {
+  const AdamWDesc &a = train.adamw;
+  auto adamw = fb::CreateAdamW(b, a.lr, a.beta1, a.beta2, a.eps, a.weightDecay);
+  auto hyper = b.CreateString(train.hyperInput);
+  // An empty name is written as absent, which reads back as empty.
+  auto maxNormInput = train.maxGradNormInput.empty()
+                          ? 0
+                          : b.CreateString(train.maxGradNormInput);
+  auto gradNorm = b.CreateString(train.gradNormOutput);
+  fb::BufferRange params = toRange(train.params);
+  fb::BufferRange moment1 = toRange(train.moment1);
+  fb::BufferRange moment2 = toRange(train.moment2);
+  flatbuffers::Optional<float> maxNorm = flatbuffers::nullopt;
+  if (train.maxGradNorm)
+    maxNorm = *train.maxGradNorm;
+  return fb::CreateTrain(b, adamw, maxNorm, hyper, maxNormInput, gradNorm,
+                         &params, &moment1, &moment2);
+}
+
 flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {
   std::vector<fb::Command> types;
   std::vector<flatbuffers::Offset<void>> commands;
@@ -58,9 +81,10 @@ flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {
   auto probes = entry.probes.empty() ? 0 : writeSlots(b, entry.probes);
   auto typeVec = b.CreateVector(types);
   auto cmdVec = b.CreateVector(commands);
+  auto train = entry.train ? writeTrain(b, *entry.train) : 0;
   return fb::CreateEntry(b, name, static_cast<fb::EntryKind>(entry.kind),
                          entry.inputBuffer, entry.outputBuffer, inputs, outputs,
-                         probes, typeVec, cmdVec);
+                         probes, typeVec, cmdVec, train);
 }
 
 } // namespace

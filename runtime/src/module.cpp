@@ -80,6 +80,8 @@ Status build(Module::Impl &m) {
     EntryState state;
     state.index = i;
     state.cmd = cmds[i];
+    if (e.train)
+      state.train = makeTrainRuntime(e);
     if (!e.inputs.empty()) {
       Result<Buffer> in = Buffer::create(
           dev, m.desc.buffers[e.inputBuffer].size, Buffer::Usage::Upload,
@@ -116,6 +118,14 @@ Status build(Module::Impl &m) {
     CAPTURE_RT_RETURN_IF_ERROR(m.upload(
         static_cast<uint32_t>(m.desc.constantsBuffer), 0,
         m.desc.constants->data(), m.desc.constants->size(), "constants"));
+  // Moments start at zero as torch.optim.AdamW's do; device memory starts
+  // undefined.
+  std::vector<uint32_t> optimizer;
+  for (size_t i = 0; i < m.desc.buffers.size(); ++i)
+    if (m.desc.buffers[i].kind == BufferKind::Optimizer)
+      optimizer.push_back(static_cast<uint32_t>(i));
+  if (!optimizer.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(m.zeroFill(optimizer, "Optimizer buffers"));
   for (EntryState &state : m.entries)
     CAPTURE_RT_RETURN_IF_ERROR(recordEntry(m, state));
   return Status::ok();
@@ -197,6 +207,22 @@ Result<std::vector<uint8_t>> Module::Impl::download(uint32_t buffer,
       dev.submitAndWait(utilityCmd, fence, "read-back of " + what));
   CAPTURE_RT_RETURN_IF_ERROR(staging->invalidate());
   return std::vector<uint8_t>(staging->mapped(), staging->mapped() + size);
+}
+
+Status Module::Impl::zeroFill(const std::vector<uint32_t> &indices,
+                              const std::string &what) {
+  std::vector<VkBuffer> handles;
+  for (uint32_t i : indices)
+    handles.push_back(buffers[i].handle());
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
+                                     "vkBeginCommandBuffer", what));
+  recordUtilityFill(utilityCmd, handles);
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkEndCommandBuffer(utilityCmd), "vkEndCommandBuffer", what));
+  return dev.submitAndWait(utilityCmd, fence, "zero fill of " + what);
 }
 
 Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -10,7 +10,22 @@
 #include "device_impl.h"
 #include "pipeline.h"
 
+#include <optional>
+
 namespace capture::rt {
+
+/// What the runtime keeps for a training entry between steps.
+struct TrainRuntime {
+  /// Step counter, hyperparameters and clip limit of the next step.
+  TrainState state;
+  /// Index into EntryDesc::inputs of TrainDesc::hyperInput.
+  size_t hyperInput = 0;
+  /// Index into EntryDesc::inputs of TrainDesc::maxGradNormInput, when the
+  /// entry clips.
+  std::optional<size_t> maxGradNormInput;
+  /// Index into EntryDesc::outputs of TrainDesc::gradNormOutput.
+  size_t gradNormOutput = 0;
+};
 
 /// The recorded state of one entry.
 struct EntryState {
@@ -25,6 +40,8 @@ struct EntryState {
   /// One descriptor set per command (null for barriers and for kernels
   /// without bindings); freed with the module's descriptor pool.
   std::vector<VkDescriptorSet> sets;
+  /// Present exactly for training entries.
+  std::optional<TrainRuntime> train;
 };
 
 struct Module::Impl {
@@ -45,6 +62,15 @@ struct Module::Impl {
   /// Copies [offset, offset + size) of device buffer `buffer` to the host.
   Result<std::vector<uint8_t>> download(uint32_t buffer, uint64_t offset,
                                         uint64_t size, const std::string &what);
+
+  /// Fills the device buffers `indices` with zeros, in one submit.
+  Status zeroFill(const std::vector<uint32_t> &indices,
+                  const std::string &what);
+
+  /// Index of training entry `name`, or an error naming the entry and its
+  /// kind when it is not one; `operation` names the caller in it.
+  Result<size_t> trainEntryIndex(std::string_view name,
+                                 const char *operation) const;
 
   /// Keeps the device (and so the VkDevice) alive as long as the module;
   /// declared first so that it is destroyed last.
@@ -69,6 +95,8 @@ struct Module::Impl {
   std::vector<EntryState> entries;
   /// Entry of the last successful replay, for probes; -1 before the first.
   int64_t lastReplayed = -1;
+  /// Entry command buffers recorded so far (Module::recordCount).
+  uint64_t recordCount = 0;
 };
 
 /// Creates the descriptor pool and every entry's descriptor sets, pointing
@@ -79,6 +107,31 @@ Status createDescriptorSets(Module::Impl &m);
 /// copy, with the barriers that order them and previous submissions
 /// (recording.cpp).
 Status recordEntry(Module::Impl &m, EntryState &e);
+
+/// Records into `cmd` zero fills of whole `buffers`, framed like
+/// recordUtilityCopy (recording.cpp).
+void recordUtilityFill(VkCommandBuffer cmd,
+                       const std::vector<VkBuffer> &buffers);
+
+/// The runtime's part of a training entry (training.cpp): the state of
+/// entry `e` at load, from its TrainDesc.
+TrainRuntime makeTrainRuntime(const EntryDesc &e);
+
+/// Whether input `name` of `entry` is one the runtime fills (training.cpp).
+bool isRuntimeFilled(const EntryDesc &entry, const std::string &name);
+
+/// When input `name` of `entry` is one the runtime fills, an error saying
+/// so and what to call instead (training.cpp).
+Status checkNotRuntimeFilled(const EntryDesc &entry, const std::string &name);
+
+/// Writes the hyperparameter and clip-limit inputs of the training entry
+/// `e` into its mapped input staging (training.cpp).
+void writeTrainInputs(const Module::Impl &m, const EntryState &e);
+
+/// After the submit of a step of training entry `e`: reads the gradient
+/// norm from the output staging and either counts the step (finite) or
+/// returns the error that says it was refused (training.cpp).
+Status finishTrainStep(const Module::Impl &m, EntryState &e);
 
 /// Records into `cmd` a copy between buffers framed by barriers against all
 /// earlier and later device work and, for read-backs, a host barrier

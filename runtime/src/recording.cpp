@@ -154,7 +154,23 @@ Status recordEntry(Module::Impl &m, EntryState &state) {
     barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   }
-  return vkCheck(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", what);
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", what));
+  ++m.recordCount;
+  return Status::ok();
+}
+
+void recordUtilityFill(VkCommandBuffer cmd,
+                       const std::vector<VkBuffer> &buffers) {
+  barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_WRITE_BIT);
+  // Optimizer buffer sizes are multiples of 4 (verified), so VK_WHOLE_SIZE
+  // covers every byte.
+  for (VkBuffer buffer : buffers)
+    vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
+  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT,
+          kDeviceAccesses | VK_ACCESS_HOST_READ_BIT);
 }
 
 void recordUtilityCopy(VkCommandBuffer cmd, VkBuffer src, uint64_t srcOffset,

@@ -1,4 +1,9 @@
 //===- replay.cpp - Replaying an entry: pack, one submit, unpack ----------===//
+//
+// Training entries replay through the same path; training.cpp adds what
+// differs (the inputs the runtime fills, the step counter).
+//
+//===----------------------------------------------------------------------===//
 
 #include "module_impl.h"
 
@@ -7,29 +12,38 @@
 namespace capture::rt {
 namespace {
 
-std::string describeSlots(const std::vector<TensorSlotDesc> &slots) {
+std::string describeSlots(const std::vector<const TensorSlotDesc *> &slots) {
   std::string s;
-  for (const TensorSlotDesc &slot : slots)
-    s += (s.empty() ? "'" : ", '") + slot.name + "' " +
-         formatType(slot.shape, slot.dtype);
+  for (const TensorSlotDesc *slot : slots)
+    s += (s.empty() ? "'" : ", '") + slot->name + "' " +
+         formatType(slot->shape, slot->dtype);
   return s.empty() ? "none" : s;
 }
 
 /// Matches `inputs` to the entry's input slots: each exactly once, with the
-/// declared shape and dtype. Fills `given` (parallel to entry.inputs).
+/// declared shape and dtype, except the inputs the runtime fills (training
+/// entries), which must not be given. Fills `given` (parallel to
+/// entry.inputs; null for runtime-filled inputs).
 Status matchInputs(const EntryDesc &entry,
                    const std::vector<NamedTensor> &inputs,
                    std::vector<const HostTensor *> &given) {
   std::string where = "entry '" + entry.name + "': ";
+  std::vector<bool> runtimeFilled(entry.inputs.size(), false);
+  std::vector<const TensorSlotDesc *> expected;
+  for (size_t j = 0; j < entry.inputs.size(); ++j) {
+    runtimeFilled[j] = isRuntimeFilled(entry, entry.inputs[j].name);
+    if (!runtimeFilled[j])
+      expected.push_back(&entry.inputs[j]);
+  }
   given.assign(entry.inputs.size(), nullptr);
   for (const NamedTensor &in : inputs) {
     size_t j = 0;
     while (j < entry.inputs.size() && entry.inputs[j].name != in.name)
       ++j;
     if (j == entry.inputs.size())
-      return Status::error(
-          where + "unknown input '" + in.name +
-          "'; expected inputs: " + describeSlots(entry.inputs));
+      return Status::error(where + "unknown input '" + in.name +
+                           "'; expected inputs: " + describeSlots(expected));
+    CAPTURE_RT_RETURN_IF_ERROR(checkNotRuntimeFilled(entry, in.name));
     const TensorSlotDesc &slot = entry.inputs[j];
     if (given[j])
       return Status::error(where + "input '" + in.name + "' given twice");
@@ -45,15 +59,15 @@ Status matchInputs(const EntryDesc &entry,
                            std::to_string(t.data.size()));
     given[j] = &t;
   }
-  std::vector<TensorSlotDesc> missing;
+  std::vector<const TensorSlotDesc *> missing;
   for (size_t j = 0; j < entry.inputs.size(); ++j)
-    if (!given[j])
-      missing.push_back(entry.inputs[j]);
+    if (!given[j] && !runtimeFilled[j])
+      missing.push_back(&entry.inputs[j]);
   if (!missing.empty())
     return Status::error(
         where + "missing input" + (missing.size() > 1 ? "s " : " ") +
         describeSlots(missing) + " (got " + std::to_string(inputs.size()) +
-        " of " + std::to_string(entry.inputs.size()) + " inputs)");
+        " of " + std::to_string(expected.size()) + " inputs)");
   return Status::ok();
 }
 
@@ -75,9 +89,11 @@ Module::run(std::string_view entryName,
   // One packed upload: every input lands at its offset in the mapped
   // staging buffer; the recorded copy moves the whole buffer at once.
   for (size_t j = 0; j < entry.inputs.size(); ++j)
-    if (entry.inputs[j].size)
+    if (given[j] && entry.inputs[j].size)
       std::memcpy(state.stagingIn.mapped() + entry.inputs[j].offset,
                   given[j]->data.data(), entry.inputs[j].size);
+  if (state.train)
+    writeTrainInputs(m, state);
   if (!entry.inputs.empty())
     CAPTURE_RT_RETURN_IF_ERROR(state.stagingIn.flush());
 
@@ -100,6 +116,8 @@ Module::run(std::string_view entryName,
     out.tensor.data.assign(src, src + slot.size);
     outputs.push_back(std::move(out));
   }
+  if (state.train)
+    CAPTURE_RT_RETURN_IF_ERROR(finishTrainStep(m, state));
   return outputs;
 }
 

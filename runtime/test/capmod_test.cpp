@@ -62,7 +62,7 @@ TEST(Capmod, RoundTrip) {
   Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
   ASSERT_TRUE(r.isOk()) << r.message();
   const ModuleDesc &back = r.value();
-  EXPECT_EQ(back.formatVersion, 1u);
+  EXPECT_EQ(back.formatVersion, kCapmodFormatVersion);
   EXPECT_EQ(back.producer, desc.producer);
   ASSERT_EQ(back.kernels.size(), 2u);
   EXPECT_EQ(back.kernels[1].spirv, desc.kernels[1].spirv);
@@ -115,21 +115,24 @@ TEST(Capmod, WrongFileIdentifier) {
 
 TEST(Capmod, OtherFormatVersion) {
   ModuleDesc desc = makeTestModule();
-  desc.formatVersion = 2;
-  EXPECT_THAT(readError(desc), AllOf(HasSubstr("format_version 2"),
-                                     HasSubstr("reads format_version 1")));
+  for (uint32_t version : {1u, 3u}) {
+    desc.formatVersion = version;
+    EXPECT_THAT(readError(desc),
+                AllOf(HasSubstr("format_version " + std::to_string(version)),
+                      HasSubstr("reads format_version 2")));
+  }
 }
 
 TEST(Capmod, OtherFormatVersionWithIncompatibleContent) {
-  // A version-2 file whose tables do not verify against the version-1
+  // A version-3 file whose tables do not verify against the version-2
   // schema is still reported as a version mismatch.
   ModuleDesc desc = makeTestModule();
-  desc.formatVersion = 2;
+  desc.formatVersion = 3;
   std::vector<uint8_t> bytes = writeCapmod(desc);
   bytes.resize(bytes.size() - 64);
   Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
   ASSERT_TRUE(r.isError());
-  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version 2"));
+  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version 3"));
 }
 
 TEST(Capmod, RandomCorruptionNeverCrashes) {

@@ -6,15 +6,22 @@
 //   x.npy b.npy    predict's inputs; x_bad_shape.npy is [4, 2],
 //                  x_i32.npy has dtype i32
 //   w_ones.npy     a replacement for weight w; w_bad.npy has shape [8]
+//   train.capmod   the training module of train_module.h (entries train,
+//                  eval), clipping; train_noclip.capmod without clipping
+//   tx.npy tx2.npy inputs x of entry train; tx_nan.npy and tx_inf.npy give
+//                  a NaN and an infinite gradient norm
+//   adamw.npy      a value for train's runtime-filled input (refused)
 //
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/npy.h"
 #include "test_util.h"
+#include "train_module.h"
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 using namespace capture::rt;
 
@@ -34,6 +41,9 @@ int main(int argc, char **argv) {
   ModuleDesc desc = test::makeTestModule();
   ModuleDesc single = desc;
   single.entries.resize(1);
+  std::vector<float> nanX = test::trainInputX(), infX = test::trainInputX();
+  nanX[3] = std::numeric_limits<float>::quiet_NaN();
+  infX[1] = 1e30f; // finite gradients whose squares overflow
 
   std::vector<Status> results = {
       writeCapmodFile(dir + "/test.capmod", desc),
@@ -48,6 +58,16 @@ int main(int argc, char **argv) {
                    HostTensor::f32({2, 4}, std::vector<float>(8, 1.0f))),
       writeNpyFile(dir + "/w_bad.npy",
                    HostTensor::f32({8}, std::vector<float>(8, 1.0f))),
+      writeCapmodFile(dir + "/train.capmod", test::makeTrainModule(true)),
+      writeCapmodFile(dir + "/train_noclip.capmod",
+                      test::makeTrainModule(false)),
+      writeNpyFile(dir + "/tx.npy", HostTensor::f32({16}, test::trainInputX())),
+      writeNpyFile(dir + "/tx2.npy",
+                   HostTensor::f32({16}, test::trainInputX2())),
+      writeNpyFile(dir + "/tx_nan.npy", HostTensor::f32({16}, nanX)),
+      writeNpyFile(dir + "/tx_inf.npy", HostTensor::f32({16}, infX)),
+      writeNpyFile(dir + "/adamw.npy",
+                   HostTensor::f32({7}, std::vector<float>(7, 0.5f))),
   };
   for (const Status &s : results) {
     if (s.isError()) {

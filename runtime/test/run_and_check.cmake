@@ -4,8 +4,10 @@
 #   cmake -DEXPECT_RC=<n>
 #         [-DSTDOUT_MATCHES=<regex>@@<regex>...]
 #         [-DSTDERR_MATCHES=<regex>@@<regex>...]
+#         [-DSTDOUT_NOT_MATCHES=<regex>@@<regex>...]
 #         [-DSTDERR_EMPTY=ON]
 #         [-DEXPECT_FILES=<path>@@<path>...]
+#         [-DFILE_MATCHES=<path>=><regex>@@<path>=><regex>...]
 #         [-DCLEAN_DIR=<dir>]            (removed before running)
 #         -P run_and_check.cmake -- <command> <args>...
 #
@@ -54,6 +56,36 @@ foreach(stream STDOUT STDERR)
     endforeach()
   endif()
 endforeach()
+if(DEFINED STDOUT_NOT_MATCHES)
+  string(REPLACE "@@" ";" regexes "${STDOUT_NOT_MATCHES}")
+  foreach(re IN LISTS regexes)
+    string(REPLACE "<NL>" "\n" re "${re}")
+    if(out MATCHES "${re}")
+      string(APPEND problems "STDOUT matches, but must not: ${re}\n")
+      set(failed ON)
+    endif()
+  endforeach()
+endif()
+if(DEFINED FILE_MATCHES)
+  string(REPLACE "@@" ";" pairs "${FILE_MATCHES}")
+  foreach(pair IN LISTS pairs)
+    string(FIND "${pair}" "=>" arrow)
+    string(SUBSTRING "${pair}" 0 ${arrow} path)
+    math(EXPR start "${arrow} + 2")
+    string(SUBSTRING "${pair}" ${start} -1 re)
+    string(REPLACE "<NL>" "\n" re "${re}")
+    if(NOT EXISTS "${path}")
+      string(APPEND problems "missing file: ${path}\n")
+      set(failed ON)
+    else()
+      file(READ "${path}" content)
+      if(NOT content MATCHES "${re}")
+        string(APPEND problems "${path} does not match: ${re}\n")
+        set(failed ON)
+      endif()
+    endif()
+  endforeach()
+endif()
 if(STDERR_EMPTY AND NOT err STREQUAL "")
   string(APPEND problems "stderr is not empty\n")
   set(failed ON)

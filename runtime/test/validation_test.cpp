@@ -12,6 +12,7 @@
 #include "capture/rt/module.h"
 #include "test_env.h"
 #include "test_util.h"
+#include "train_module.h"
 
 // Internal headers, to provoke messages with raw Vulkan calls.
 #include "buffer.h"
@@ -20,6 +21,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <mutex>
 
 using namespace capture::rt;
@@ -104,6 +106,49 @@ TEST(Validation, FullCycleIsClean) {
     EXPECT_EQ(device.value()->validationMessageCount(), 0u) << collector.all();
   }
   // After the device's destruction: leaks would be reported by now.
+  EXPECT_EQ(collector.count(), 0u) << collector.all();
+}
+
+TEST(Validation, TrainingIsClean) {
+  SKIP_WITHOUT_LAYER();
+  Collector collector;
+  {
+    Result<std::shared_ptr<Device>> device =
+        Device::create(collector.options(true));
+    ASSERT_TRUE(device.isOk()) << device.message();
+    {
+      // The zero fill of the Optimizer buffers at load, steps (applied and
+      // refused), hyperparameter changes, read-backs of weights and moments
+      // and a forward replay in between.
+      std::vector<uint8_t> bytes = writeCapmod(makeTrainModule(true));
+      Result<std::unique_ptr<Module>> m =
+          Module::loadBytes(device.value(), bytes.data(), bytes.size());
+      ASSERT_TRUE(m.isOk()) << m.message();
+      Module &module = *m.value();
+      std::vector<float> nanX = trainInputX();
+      nanX[0] = std::numeric_limits<float>::quiet_NaN();
+      auto x = [](const std::vector<float> &v) {
+        return std::vector<NamedTensor>{{"x", HostTensor::f32({16}, v)}};
+      };
+      ASSERT_TRUE(module.readMoments("train").isOk());
+      ASSERT_TRUE(module.run("train", x(trainInputX())).isOk());
+      ASSERT_TRUE(module.run("train", x(trainInputX2())).isOk());
+      ASSERT_TRUE(module.run("train", x(nanX)).isError());
+      ASSERT_TRUE(module.setLearningRate("train", 0.01f).isOk());
+      ASSERT_TRUE(module.setMaxGradNorm("train", 0.5f).isOk());
+      ASSERT_TRUE(module.run("train", x(trainInputX())).isOk());
+      ASSERT_TRUE(module.run("eval", x(trainInputX())).isOk());
+      ASSERT_TRUE(module.readMoments("train").isOk());
+      ASSERT_TRUE(module.getParam("w1").isOk());
+      ASSERT_TRUE(
+          module.setParam("w2", HostTensor::f32({4}, {1, 2, 3, 4})).isOk());
+      ASSERT_TRUE(module.run("train", x(trainInputX2())).isOk());
+      Result<TrainState> state = module.trainState("train");
+      ASSERT_TRUE(state.isOk()) << state.message();
+      EXPECT_EQ(state->step, 4u);
+    }
+    EXPECT_EQ(device.value()->validationMessageCount(), 0u) << collector.all();
+  }
   EXPECT_EQ(collector.count(), 0u) << collector.all();
 }
 

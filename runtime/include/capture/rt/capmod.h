@@ -36,6 +36,16 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size);
 /// two dispatches between barriers access overlapping ranges where one writes.
 Status verifyModuleDesc(const ModuleDesc &desc);
 
+/// Checks AdamW hyperparameters as torch.optim.AdamW would accept them: lr
+/// and weight_decay finite and >= 0, beta1 and beta2 in [0, 1), eps finite
+/// and > 0. The message names the field as the schema does ("weight_decay
+/// is -1, expected a finite value >= 0"). Shared by the loader and
+/// Module::setAdamW so that both accept exactly the same values.
+Status checkAdamW(const AdamWDesc &adamw);
+
+/// Checks a gradient clipping limit: finite and > 0.
+Status checkMaxGradNorm(float maxGradNorm);
+
 /// parseCapmod followed by verifyModuleDesc.
 Result<ModuleDesc> readCapmod(const uint8_t *data, size_t size);
 

@@ -7,6 +7,15 @@
 // staging buffer, submits the recorded command buffer (one vkQueueSubmit),
 // waits for its fence and unpacks the outputs.
 //
+// A training entry (EntryKind::Train) replays the same way, as one submit:
+// the runtime fills its hyperparameter inputs (AdamW values with the bias
+// corrections of the step counter t, the clip limit) into the same staging
+// buffer, and the entry's AdamW kernel updates the weights and the moments
+// in place. After the submit the runtime reads the pre-clip gradient norm:
+// finite, t += 1; not finite, the kernel wrote nothing, t stays and run()
+// returns an error saying so. Changing a hyperparameter only changes what
+// is written into the staging buffer, never the recorded command buffer.
+//
 // Not thread-safe: one replay, parameter update or read-back at a time.
 // Destroying a Module destroys every Vulkan object it created.
 //
@@ -22,11 +31,35 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace capture::rt {
+
+/// The optimizer state of a training entry, as the runtime holds it.
+struct TrainState {
+  /// Applied updates so far (t): the next step uses the bias corrections
+  /// 1 - beta^(t+1).
+  uint64_t step = 0;
+  /// Steps refused since load because the gradient norm was not finite.
+  uint64_t refusedSteps = 0;
+  /// The hyperparameters the next step uses.
+  AdamWDesc adamw;
+  /// The clip limit the next step uses; absent when the entry does not clip.
+  std::optional<float> maxGradNorm;
+};
+
+/// The AdamW moments of a training entry: flat f32 arrays of the size of its
+/// parameter range (TrainDesc::params), element i belonging to the f32 at
+/// byte params.offset + 4 * i of the Weights buffer.
+struct AdamWMoments {
+  /// First moments (torch's exp_avg), shape [params.size / 4].
+  HostTensor m;
+  /// Second moments (torch's exp_avg_sq), shape [params.size / 4].
+  HostTensor v;
+};
 
 /// A module loaded on a device, ready to replay its entries.
 class Module {
@@ -62,8 +95,44 @@ public:
   /// Replays entry `entry`: every input of the entry must be given exactly
   /// once with the declared shape and dtype (errors name expected and got).
   /// Returns the outputs in declaration order.
+  ///
+  /// For a training entry, one step: the inputs the runtime fills
+  /// (TrainDesc::hyperInput, TrainDesc::maxGradNormInput) must not be
+  /// given. The outputs (loss first, grad norm among them) are forward
+  /// values from before the update. When the gradient norm is not finite the
+  /// update is not applied, the step counter stays, and the result is an
+  /// error naming the norm's value; the next call works normally.
   Result<std::vector<NamedTensor>> run(std::string_view entry,
                                        const std::vector<NamedTensor> &inputs);
+
+  /// Sets the learning rate of training entry `entry` for its next steps;
+  /// finite and >= 0.
+  Status setLearningRate(std::string_view entry, float lr);
+
+  /// Sets the gradient clipping limit of training entry `entry` for its next
+  /// steps; finite and > 0. An error for an entry compiled without clipping.
+  Status setMaxGradNorm(std::string_view entry, float maxGradNorm);
+
+  /// Sets every AdamW hyperparameter of training entry `entry`, checked as
+  /// the loader checks the compiled ones (checkAdamW).
+  Status setAdamW(std::string_view entry, const AdamWDesc &adamw);
+
+  /// Sets the step counter t of training entry `entry`, e.g. to resume
+  /// training from saved weights and moments.
+  Status setTrainStep(std::string_view entry, uint64_t step);
+
+  /// The step counter and hyperparameters of training entry `entry`.
+  Result<TrainState> trainState(std::string_view entry) const;
+
+  /// Reads the AdamW moments of training entry `entry` back from the device,
+  /// bit for bit.
+  Result<AdamWMoments> readMoments(std::string_view entry);
+
+  /// Number of entry command buffers recorded since the module was created,
+  /// counting the one recording per entry at load (one-shot copies for
+  /// parameters and read-backs are not counted). Stays constant while
+  /// replaying and changing hyperparameters.
+  uint64_t recordCount() const;
 
   /// Replaces the value of weight `name`; shape and dtype must match.
   Status setParam(std::string_view name, const HostTensor &value);

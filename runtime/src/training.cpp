@@ -1,0 +1,196 @@
+//===- training.cpp - Training entries: step counter, hyperparameters -----===//
+//
+// The recorded command buffer of a training entry never changes: the step
+// counter and the hyperparameters reach the kernels only through the input
+// staging buffer, written before each submit. So setting a learning rate
+// costs a few stores, and a refused step (non-finite gradient norm, which
+// the AdamW kernel itself checks on the device) only has to leave the
+// counter alone for the host state to match the untouched device state.
+//
+//===----------------------------------------------------------------------===//
+
+#include "module_impl.h"
+
+#include "capture/rt/capmod.h"
+
+#include "check_util.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace capture::rt {
+
+TrainRuntime makeTrainRuntime(const EntryDesc &e) {
+  const TrainDesc &t = *e.train;
+  TrainRuntime r;
+  r.state.adamw = t.adamw;
+  r.state.maxGradNorm = t.maxGradNorm;
+  // The verifier guarantees that every name is found.
+  for (size_t i = 0; i < e.inputs.size(); ++i) {
+    if (e.inputs[i].name == t.hyperInput)
+      r.hyperInput = i;
+    else if (t.maxGradNorm && e.inputs[i].name == t.maxGradNormInput)
+      r.maxGradNormInput = i;
+  }
+  for (size_t i = 0; i < e.outputs.size(); ++i)
+    if (e.outputs[i].name == t.gradNormOutput)
+      r.gradNormOutput = i;
+  return r;
+}
+
+bool isRuntimeFilled(const EntryDesc &entry, const std::string &name) {
+  return entry.train && (name == entry.train->hyperInput ||
+                         (!entry.train->maxGradNormInput.empty() &&
+                          name == entry.train->maxGradNormInput));
+}
+
+Status checkNotRuntimeFilled(const EntryDesc &entry, const std::string &name) {
+  if (!isRuntimeFilled(entry, name))
+    return Status::ok();
+  std::string where = "entry '" + entry.name + "': input '" + name +
+                      "' is filled by the runtime ";
+  if (name == entry.train->hyperInput)
+    return Status::error(where + "(AdamW hyperparameters and bias "
+                                 "corrections); set them with "
+                                 "setLearningRate or setAdamW");
+  return Status::error(where + "(the gradient clipping limit); set it with "
+                               "setMaxGradNorm");
+}
+
+void writeTrainInputs(const Module::Impl &m, const EntryState &e) {
+  const EntryDesc &entry = m.desc.entries[e.index];
+  const TrainRuntime &train = *e.train;
+  const AdamWDesc &a = train.state.adamw;
+  // As torch.optim.AdamW: the bias corrections in double precision, for the
+  // step about to be taken (t + 1).
+  double step = static_cast<double>(train.state.step) + 1.0;
+  float values[kAdamWHyperValues] = {
+      a.lr,
+      a.beta1,
+      a.beta2,
+      a.eps,
+      a.weightDecay,
+      static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta1), step)),
+      static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta2), step))};
+  uint8_t *staging = e.stagingIn.mapped();
+  std::memcpy(staging + entry.inputs[train.hyperInput].offset, values,
+              sizeof(values));
+  if (train.maxGradNormInput) {
+    float limit = *train.state.maxGradNorm;
+    std::memcpy(staging + entry.inputs[*train.maxGradNormInput].offset, &limit,
+                sizeof(limit));
+  }
+}
+
+Status finishTrainStep(const Module::Impl &m, EntryState &e) {
+  const EntryDesc &entry = m.desc.entries[e.index];
+  TrainRuntime &train = *e.train;
+  const TensorSlotDesc &slot = entry.outputs[train.gradNormOutput];
+  float norm;
+  std::memcpy(&norm, e.stagingOut.mapped() + slot.offset, sizeof(norm));
+  // The AdamW kernel made the same test on the same bits: it wrote nothing.
+  if (std::isfinite(norm)) {
+    ++train.state.step;
+    return Status::ok();
+  }
+  ++train.state.refusedSteps;
+  return Status::error("entry '" + entry.name + "': the gradient norm '" +
+                       slot.name + "' is " + formatFloat(norm) +
+                       ", so the AdamW update was not applied; weights, "
+                       "moments and the step counter (t = " +
+                       std::to_string(train.state.step) + ") are unchanged");
+}
+
+Result<size_t> Module::Impl::trainEntryIndex(std::string_view name,
+                                             const char *operation) const {
+  Result<size_t> index = entryIndex(name);
+  if (index.isError())
+    return index.status();
+  const EntryDesc &e = desc.entries[index.value()];
+  if (!e.train)
+    return Status::error(std::string(operation) + ": entry '" + e.name +
+                         "' is a " + entryKindName(e.kind) +
+                         " entry, expected a Train entry");
+  return index;
+}
+
+Status Module::setLearningRate(std::string_view entry, float lr) {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "setLearningRate");
+  if (index.isError())
+    return index.status();
+  TrainState &state = impl_->entries[index.value()].train->state;
+  AdamWDesc adamw = state.adamw;
+  adamw.lr = lr;
+  // The other values were checked already: only lr can be refused.
+  CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(
+      "setLearningRate: entry '" + std::string(entry) + "'"));
+  state.adamw = adamw;
+  return Status::ok();
+}
+
+Status Module::setMaxGradNorm(std::string_view entry, float maxGradNorm) {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "setMaxGradNorm");
+  if (index.isError())
+    return index.status();
+  TrainState &state = impl_->entries[index.value()].train->state;
+  if (!state.maxGradNorm)
+    return Status::error("setMaxGradNorm: entry '" + std::string(entry) +
+                         "' does not clip gradients (it was compiled without "
+                         "max_grad_norm), expected an entry that clips");
+  CAPTURE_RT_RETURN_IF_ERROR(
+      checkMaxGradNorm(maxGradNorm)
+          .withContext("setMaxGradNorm: entry '" + std::string(entry) + "'"));
+  state.maxGradNorm = maxGradNorm;
+  return Status::ok();
+}
+
+Status Module::setAdamW(std::string_view entry, const AdamWDesc &adamw) {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "setAdamW");
+  if (index.isError())
+    return index.status();
+  CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(
+      "setAdamW: entry '" + std::string(entry) + "'"));
+  impl_->entries[index.value()].train->state.adamw = adamw;
+  return Status::ok();
+}
+
+Status Module::setTrainStep(std::string_view entry, uint64_t step) {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "setTrainStep");
+  if (index.isError())
+    return index.status();
+  impl_->entries[index.value()].train->state.step = step;
+  return Status::ok();
+}
+
+Result<TrainState> Module::trainState(std::string_view entry) const {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "trainState");
+  if (index.isError())
+    return index.status();
+  return impl_->entries[index.value()].train->state;
+}
+
+Result<AdamWMoments> Module::readMoments(std::string_view entry) {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "readMoments");
+  if (index.isError())
+    return index.status();
+  const EntryDesc &e = impl_->desc.entries[index.value()];
+  AdamWMoments moments;
+  for (int which = 0; which < 2; ++which) {
+    const BufferRangeDesc &r = which ? e.train->moment2 : e.train->moment1;
+    Result<std::vector<uint8_t>> bytes =
+        impl_->download(r.buffer, r.offset, r.size,
+                        std::string(which ? "second" : "first") +
+                            " moments of entry '" + e.name + "'");
+    if (bytes.isError())
+      return bytes.status();
+    HostTensor &t = which ? moments.v : moments.m;
+    t.dtype = DType::F32;
+    t.shape = {static_cast<int64_t>(r.size / 4)};
+    t.data = std::move(bytes).value();
+  }
+  return moments;
+}
+
+uint64_t Module::recordCount() const { return impl_->recordCount; }
+
+} // namespace capture::rt

@@ -1,0 +1,221 @@
+//===- train_steps.cpp - capture-run's steps of a training entry ----------===//
+//
+// Every option is checked against the entry before the first step, so that
+// a typo in --lr-at 30=... fails at once rather than after 29 steps. A step
+// the runtime refuses (non-finite gradient norm) is told apart from other
+// errors by the entry's refused-step counter, which only a refusal moves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cli.h"
+
+#include "capture/rt/capmod.h"
+#include "capture/rt/npy.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+using namespace capture::rt;
+
+namespace capture::run {
+namespace {
+
+/// The first f32 of `t` (a scalar output), widened for printing.
+double scalarOf(const HostTensor &t) {
+  std::vector<float> v = t.asF32();
+  return v.empty() ? 0.0 : static_cast<double>(v[0]);
+}
+
+/// Writes DIR/step-K/: every weight, the flat moments and the step counter.
+Status dumpState(Module &module, const EntryDesc &entry, const std::string &dir,
+                 uint64_t step) {
+  std::string stepDir = dir + "/step-" + std::to_string(step);
+  CAPTURE_RT_RETURN_IF_ERROR(writeWeights(module, stepDir, "--dump-state"));
+  Result<AdamWMoments> moments = module.readMoments(entry.name);
+  if (moments.isError())
+    return moments.status();
+  CAPTURE_RT_RETURN_IF_ERROR(
+      writeNpyFile(stepDir + "/adam.m.npy", moments.value().m));
+  CAPTURE_RT_RETURN_IF_ERROR(
+      writeNpyFile(stepDir + "/adam.v.npy", moments.value().v));
+  Result<TrainState> state = module.trainState(entry.name);
+  if (state.isError())
+    return state.status();
+  std::string path = stepDir + "/t.txt";
+  std::ofstream out(path, std::ios::trunc);
+  out << state.value().step << "\n";
+  out.close();
+  if (!out)
+    return Status::error("cannot write '" + path + "' (--dump-state)");
+  return Status::ok();
+}
+
+/// Applies the --lr-at and --max-grad-norm-at values of step `step`.
+Status applyHyperparameters(const Options &opts, Module &module,
+                            const std::string &entry, uint64_t step) {
+  for (const StepValue &sv : opts.lrAt)
+    if (sv.step == step)
+      CAPTURE_RT_RETURN_IF_ERROR(module.setLearningRate(entry, sv.value));
+  for (const StepValue &sv : opts.maxGradNormAt)
+    if (sv.step == step)
+      CAPTURE_RT_RETURN_IF_ERROR(module.setMaxGradNorm(entry, sv.value));
+  return Status::ok();
+}
+
+} // namespace
+
+std::optional<std::string>
+checkTrainOptions(const Options &opts, Module &module, const EntryDesc &entry) {
+  std::string kind = "; entry '" + entry.name + "' is a Train entry";
+  if (opts.repeat)
+    return "option --repeat is only valid for a Forward entry" + kind +
+           " (use --steps)";
+  const TrainDesc &train = *entry.train;
+  Result<TrainState> state = module.trainState(entry.name);
+  if (state.isError())
+    return state.message();
+  for (const StepValue &sv : opts.lrAt) {
+    AdamWDesc adamw = state.value().adamw;
+    adamw.lr = sv.value;
+    if (Status s = checkAdamW(adamw); s.isError())
+      return "option --lr-at '" + sv.text + "': " + s.message();
+  }
+  for (const StepValue &sv : opts.maxGradNormAt) {
+    if (!train.maxGradNorm)
+      return "option --max-grad-norm-at '" + sv.text + "': entry '" +
+             entry.name +
+             "' does not clip gradients (it was compiled without "
+             "max_grad_norm)";
+    if (Status s = checkMaxGradNorm(sv.value); s.isError())
+      return "option --max-grad-norm-at '" + sv.text + "': " + s.message();
+  }
+  // The runtime refuses values for the inputs it fills; say which option
+  // sets them instead.
+  auto runtimeFilled =
+      [&](const std::string &name) -> std::optional<std::string> {
+    if (name == train.hyperInput)
+      return "input '" + name +
+             "' is filled by the runtime (AdamW hyperparameters); use --lr-at";
+    if (!train.maxGradNormInput.empty() && name == train.maxGradNormInput)
+      return "input '" + name +
+             "' is filled by the runtime (the gradient clipping limit); use "
+             "--max-grad-norm-at";
+    return std::nullopt;
+  };
+  for (const NamedPath &np : opts.inputs)
+    if (std::optional<std::string> e = runtimeFilled(np.name))
+      return "option --input '" + np.name + "=" + np.path + "': " + *e;
+  for (const StepInput &si : opts.inputAt) {
+    const std::string &name = si.input.name;
+    std::string where = "option --input-at '" + si.text + "': ";
+    if (std::optional<std::string> e = runtimeFilled(name))
+      return where + *e;
+    std::string list;
+    bool found = false;
+    for (const TensorSlotDesc &slot : entry.inputs) {
+      if (runtimeFilled(slot.name))
+        continue;
+      found |= slot.name == name;
+      list += (list.empty() ? "'" : ", '") + slot.name + "'";
+    }
+    if (!found)
+      return where + "entry '" + entry.name + "' has no input '" + name +
+             "'; its inputs: " + (list.empty() ? "none" : list);
+  }
+  return std::nullopt;
+}
+
+int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
+                  const std::vector<NamedTensor> &inputs) {
+  // Read every replacement before the first step: a bad file must not
+  // leave a half-finished run behind.
+  std::vector<NamedTensor> replacements;
+  for (const StepInput &si : opts.inputAt) {
+    Result<HostTensor> value = readNpyFile(si.input.path);
+    if (value.isError())
+      return runtimeError(value.message());
+    replacements.push_back({si.input.name, std::move(value).value()});
+  }
+  const std::string &gradNorm = entry.train->gradNormOutput;
+  uint64_t steps = opts.steps.value_or(1);
+  std::vector<uint64_t> refused;
+  std::vector<NamedTensor> outputs;
+  double totalUs = 0, minUs = 0;
+  uint64_t ran = 0;
+  for (uint64_t step = 1; step <= steps; ++step) {
+    if (Status s = applyHyperparameters(opts, module, entry.name, step);
+        s.isError())
+      return runtimeError(s.message());
+    std::vector<NamedTensor> stepInputs = inputs;
+    for (size_t i = 0; i < opts.inputAt.size(); ++i) {
+      if (opts.inputAt[i].step != step)
+        continue;
+      auto it = std::find_if(
+          stepInputs.begin(), stepInputs.end(),
+          [&](const NamedTensor &t) { return t.name == replacements[i].name; });
+      if (it == stepInputs.end())
+        stepInputs.push_back(replacements[i]);
+      else
+        *it = replacements[i];
+    }
+    Result<TrainState> before = module.trainState(entry.name);
+    if (before.isError())
+      return runtimeError(before.message());
+
+    auto start = std::chrono::steady_clock::now();
+    Result<std::vector<NamedTensor>> result =
+        module.run(entry.name, stepInputs);
+    auto end = std::chrono::steady_clock::now();
+    double us = std::chrono::duration<double, std::micro>(end - start).count();
+    totalUs += us;
+    minUs = ran == 0 ? us : std::min(minUs, us);
+    ++ran;
+
+    if (result.isOk()) {
+      outputs = std::move(result).value();
+      double norm = 0;
+      for (const NamedTensor &t : outputs)
+        if (t.name == gradNorm)
+          norm = scalarOf(t.tensor);
+      std::printf("step %llu: loss=%.9g grad_norm=%.9g\n",
+                  static_cast<unsigned long long>(step),
+                  scalarOf(outputs.front().tensor), norm);
+    } else {
+      Result<TrainState> after = module.trainState(entry.name);
+      if (after.isError())
+        return runtimeError(after.message());
+      if (after.value().refusedSteps == before.value().refusedSteps)
+        return runtimeError(result.message());
+      std::printf("step %llu: update not applied: %s\n",
+                  static_cast<unsigned long long>(step),
+                  result.message().c_str());
+      refused.push_back(step);
+    }
+    std::fflush(stdout);
+    if (!opts.dumpState.empty())
+      if (Status s = dumpState(module, entry, opts.dumpState, step);
+          s.isError())
+        return runtimeError(s.message());
+    if (!refused.empty() && !opts.keepGoing)
+      break;
+  }
+
+  if (int rc = report(opts, module, entry.name, outputs))
+    return rc;
+  std::printf("train: %llu steps, %.1f us/step (min %.1f us)\n",
+              static_cast<unsigned long long>(ran),
+              totalUs / static_cast<double>(ran), minUs);
+  if (refused.empty())
+    return 0;
+  std::string list;
+  for (uint64_t step : refused)
+    list += (list.empty() ? "" : ", ") + std::to_string(step);
+  return runtimeError(
+      std::to_string(refused.size()) + " of " + std::to_string(ran) +
+      " step(s) not applied (non-finite gradient norm): step " + list +
+      (opts.keepGoing ? "" : "; stopped at the first (see --keep-going)"));
+}
+
+} // namespace capture::run
