@@ -4,11 +4,11 @@
 
 #include "Kernels.h"
 #include "OpEval.h"
+#include "TrainingOps.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -173,73 +173,6 @@ static FailureOr<Tensor> tensorFromElements(Operation *op, ElementsAttr attr,
 }
 
 //===----------------------------------------------------------------------===//
-// lookupEntry
-//===----------------------------------------------------------------------===//
-
-Entry Entry::dynCast(Operation *op) {
-  if (isa_and_nonnull<ag::ForwardOp, ag::TrainStepOp>(op))
-    return Entry(cast<FunctionOpInterface>(op));
-  return Entry();
-}
-
-StringRef Entry::getKindName() { return fn->getName().getStringRef(); }
-
-StringRef Entry::getSymName() { return fn.getName(); }
-
-unsigned Entry::getNumArguments() { return fn.getNumArguments(); }
-
-BlockArgument Entry::getArgument(unsigned i) { return fn.getArgument(i); }
-
-unsigned Entry::getNumResults() { return fn.getNumResults(); }
-
-ArrayRef<Type> Entry::getResultTypes() { return fn.getResultTypes(); }
-
-StringRef Entry::getInputName(unsigned i) {
-  if (auto forward = dyn_cast<ag::ForwardOp>(fn.getOperation()))
-    return forward.getInputName(i);
-  return cast<ag::TrainStepOp>(fn.getOperation()).getInputName(i);
-}
-
-StringRef Entry::getOutputName(unsigned i) {
-  if (auto forward = dyn_cast<ag::ForwardOp>(fn.getOperation()))
-    return forward.getOutputName(i);
-  return cast<ag::TrainStepOp>(fn.getOperation()).getOutputName(i);
-}
-
-bool Entry::isPacked() {
-  return fn->hasAttr(ag::ForwardOp::getInputLayoutAttrName());
-}
-
-Block &Entry::getBody() { return fn.getFunctionBody().front(); }
-
-FailureOr<Entry> reference::lookupEntry(ModuleOp module, StringRef entry) {
-  SmallVector<Entry> entries;
-  for (Operation &op : *module.getBody())
-    if (Entry e = Entry::dynCast(&op))
-      entries.push_back(e);
-  if (entries.empty())
-    return module.emitError() << "the module has no entry to evaluate "
-                                 "(an ag.forward or an ag.train_step)";
-  // Each entry with its kind, e.g. "@predict (ag.forward)".
-  std::string names;
-  for (auto [i, e] : llvm::enumerate(entries))
-    names += (i ? ", @" : "@") + e.getSymName().str() + " (" +
-             e.getKindName().str() + ")";
-  if (entry.empty()) {
-    if (entries.size() == 1)
-      return entries.front();
-    return module.emitError()
-           << "the module has " << entries.size() << " entries (" << names
-           << "); name the one to evaluate";
-  }
-  for (Entry e : entries)
-    if (e.getSymName() == entry)
-      return e;
-  return module.emitError() << "unknown entry @" << entry
-                            << "; the module's entries are " << names;
-}
-
-//===----------------------------------------------------------------------===//
 // Evaluator
 //===----------------------------------------------------------------------===//
 
@@ -247,14 +180,17 @@ namespace {
 
 /// Evaluates one entry, op by op, in program order. The evaluator handles
 /// the ops that touch module state, the host or the entry's outputs; the
-/// compute ops go to evalComputeOp (OpEval.cpp). evalOp stores each result.
+/// compute ops go to evalComputeOp (OpEval.cpp), the training-state ops to
+/// TrainingOps.cpp. evalOp stores each result. Weights are read from, and
+/// updated in, `state`, which the caller commits or discards.
 class Evaluator {
 public:
-  Evaluator(ModuleOp module, Entry entry, const EvalOptions &options)
-      : module(module), entry(entry), precision(options.precision),
-        overrides(options.weights) {}
+  Evaluator(ModuleOp module, Entry entry, TrainingState &state,
+            Precision precision)
+      : module(module), entry(entry), precision(precision), state(state) {}
 
-  /// Checks the weight overrides and binds the entry's arguments.
+  /// Binds the entry's arguments (the state was checked by
+  /// prepareState).
   LogicalResult bind(const std::map<std::string, Tensor> &inputs);
   /// Evaluates the body; on success the result is complete.
   LogicalResult run();
@@ -273,6 +209,11 @@ private:
   FailureOr<Tensor> evalConstant(ag::ConstantOp op);
   FailureOr<Tensor> evalUpload(ag::UploadOp op);
   FailureOr<Tensor> evalReadWeight(ag::ReadWeightOp op);
+  /// The current value of the weight `ref` names (`op` reports a bad
+  /// reference), loaded into the state on first use.
+  FailureOr<const Tensor *> loadWeight(Operation *op, FlatSymbolRefAttr ref);
+  FailureOr<Tensor> evalPackGrads(ag::PackGradsOp op);
+  LogicalResult evalApplyAdamW(ag::ApplyAdamWOp op);
   FailureOr<Tensor> evalProbe(ag::ProbeOp op);
   LogicalResult evalReturn(ag::ReturnOp op);
   LogicalResult rejectHostInteraction(Operation *op, const Twine &what);
@@ -280,18 +221,33 @@ private:
   ModuleOp module;
   Entry entry;
   Precision precision;
-  const std::map<std::string, Tensor> &overrides;
+  /// The weights (every one read so far, and the caller's) and moments.
+  TrainingState &state;
   /// The tensor of every value evaluated so far.
   llvm::DenseMap<Value, Tensor> values;
-  /// Weight values read so far, by symbol name.
-  llvm::StringMap<Tensor> weights;
   EvalResult result;
 };
 
 } // namespace
 
-LogicalResult Evaluator::bind(const std::map<std::string, Tensor> &inputs) {
-  for (const auto &[name, tensor] : overrides) {
+/// The initial value of `weight` (zeros without one), rounded to
+/// `precision`.
+static FailureOr<Tensor> initialWeight(ag::WeightOp weight,
+                                       Precision precision) {
+  if (std::optional<ElementsAttr> init = weight.getInitialValue())
+    return tensorFromElements(weight, *init, precision);
+  ArrayRef<int64_t> shape = weight.getTensorType().getShape();
+  if (failed(
+          checkMaterialisable(weight, shape, "weight @" + weight.getSymName())))
+    return failure();
+  return Tensor::filled(std::vector<int64_t>(shape.begin(), shape.end()), 0.0);
+}
+
+/// Checks the caller's weights and moments of `state` against `module` and
+/// rounds the weights to `precision`.
+static LogicalResult prepareState(ModuleOp module, TrainingState &state,
+                                  Precision precision) {
+  for (auto &[name, tensor] : state.weights) {
     auto weight = dyn_cast_or_null<ag::WeightOp>(
         SymbolTable::lookupSymbolIn(module, name));
     if (!weight) {
@@ -305,8 +261,42 @@ LogicalResult Evaluator::bind(const std::map<std::string, Tensor> &inputs) {
     if (failed(checkSupplied(weight, tensor, weight.getTensorType().getShape(),
                              "weight override '" + name + "'")))
       return failure();
+    tensor = rounded(std::move(tensor), precision);
   }
+  for (const auto &[name, moments] : state.moments) {
+    if (isa_and_nonnull<ag::ParamPackOp>(
+            SymbolTable::lookupSymbolIn(module, name)))
+      continue;
+    std::vector<std::string> names;
+    for (ag::ParamPackOp p : module.getOps<ag::ParamPackOp>())
+      names.push_back(p.getSymName().str());
+    return module.emitError()
+           << "the training state has moments of '" << name
+           << "', which is not an ag.param_pack; the module's packs are "
+           << formatNames(names, "@");
+  }
+  return success();
+}
 
+LogicalResult reference::initializeWeights(ModuleOp module,
+                                           TrainingState &state,
+                                           Precision precision) {
+  TrainingState updated = state;
+  if (failed(prepareState(module, updated, precision)))
+    return failure();
+  for (ag::WeightOp weight : module.getOps<ag::WeightOp>()) {
+    if (updated.weights.count(weight.getSymName().str()))
+      continue;
+    FailureOr<Tensor> value = initialWeight(weight, precision);
+    if (failed(value))
+      return failure();
+    updated.weights[weight.getSymName().str()] = std::move(*value);
+  }
+  state = std::move(updated);
+  return success();
+}
+
+LogicalResult Evaluator::bind(const std::map<std::string, Tensor> &inputs) {
   std::vector<std::string> names;
   for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
     names.push_back(entry.getInputName(i).str());
@@ -360,6 +350,8 @@ LogicalResult Evaluator::evalOp(Operation *op) {
       .Case([&](ag::ConstantOp o) { return define(o, evalConstant(o)); })
       .Case([&](ag::UploadOp o) { return define(o, evalUpload(o)); })
       .Case([&](ag::ReadWeightOp o) { return define(o, evalReadWeight(o)); })
+      .Case([&](ag::PackGradsOp o) { return define(o, evalPackGrads(o)); })
+      .Case([&](ag::ApplyAdamWOp o) { return evalApplyAdamW(o); })
       .Case([&](ag::ProbeOp o) { return define(o, evalProbe(o)); })
       .Case([&](ag::ReturnOp o) { return evalReturn(o); })
       .Case([&](ag::DownloadOp o) {
@@ -412,32 +404,52 @@ FailureOr<Tensor> Evaluator::evalUpload(ag::UploadOp op) {
 }
 
 FailureOr<Tensor> Evaluator::evalReadWeight(ag::ReadWeightOp op) {
-  StringRef name = op.getWeight();
-  auto cached = weights.find(name);
-  if (cached != weights.end())
-    return cached->second;
-  auto weight = dyn_cast_or_null<ag::WeightOp>(
-      SymbolTable::lookupSymbolIn(module, op.getWeightAttr()));
+  FailureOr<const Tensor *> value = loadWeight(op, op.getWeightAttr());
+  if (failed(value))
+    return failure();
+  return **value;
+}
+
+FailureOr<const Tensor *> Evaluator::loadWeight(Operation *op,
+                                                FlatSymbolRefAttr ref) {
+  StringRef name = ref.getValue();
+  auto known = state.weights.find(name.str());
+  if (known != state.weights.end())
+    return &known->second;
+  auto weight =
+      dyn_cast_or_null<ag::WeightOp>(SymbolTable::lookupSymbolIn(module, ref));
   if (!weight)
-    return op.emitError() << "refers to @" << name
-                          << ", which is not an ag.weight of this module";
-  Tensor value;
-  ArrayRef<int64_t> shape = weight.getTensorType().getShape();
-  if (auto it = overrides.find(name.str()); it != overrides.end()) {
-    value = rounded(it->second, precision);
-  } else if (std::optional<ElementsAttr> init = weight.getInitialValue()) {
-    FailureOr<Tensor> initial = tensorFromElements(weight, *init, precision);
-    if (failed(initial))
+    return op->emitError() << "refers to @" << name
+                           << ", which is not an ag.weight of this module";
+  FailureOr<Tensor> value = initialWeight(weight, precision);
+  if (failed(value))
+    return failure();
+  return &(state.weights[name.str()] = std::move(*value));
+}
+
+FailureOr<Tensor> Evaluator::evalPackGrads(ag::PackGradsOp op) {
+  SmallVector<const Tensor *> grads;
+  for (Value grad : op.getGrads())
+    grads.push_back(&get(grad));
+  return kernels::evalPackGrads(op, grads);
+}
+
+LogicalResult Evaluator::evalApplyAdamW(ag::ApplyAdamWOp op) {
+  FailureOr<ag::ParamPackOp> pack =
+      kernels::lookupParamPack(op, op.getPackAttr());
+  if (failed(pack))
+    return failure();
+  // The update reads every weight of the pack, read by the step or not.
+  for (auto ref : pack->getWeights().getAsRange<FlatSymbolRefAttr>())
+    if (failed(loadWeight(*pack, ref)))
       return failure();
-    value = std::move(*initial);
-  } else {
-    if (failed(checkMaterialisable(weight, shape, "weight @" + name)))
-      return failure();
-    value =
-        Tensor::filled(std::vector<int64_t>(shape.begin(), shape.end()), 0.0);
-  }
-  weights[name] = value;
-  return value;
+  FailureOr<AdamWUpdate> update =
+      kernels::applyAdamW(op, *pack, get(op.getGrads()), get(op.getGradNorm()),
+                          get(op.getHyper()), state, precision);
+  if (failed(update))
+    return failure();
+  result.updates.push_back(std::move(*update));
+  return success();
 }
 
 FailureOr<Tensor> Evaluator::evalProbe(ag::ProbeOp op) {
@@ -467,6 +479,15 @@ FailureOr<EvalResult>
 reference::evaluate(ModuleOp module, StringRef entryName,
                     const std::map<std::string, Tensor> &inputs,
                     const EvalOptions &options) {
+  TrainingState scratch;
+  scratch.weights = options.weights;
+  return evaluate(module, entryName, inputs, scratch, options.precision);
+}
+
+FailureOr<EvalResult>
+reference::evaluate(ModuleOp module, StringRef entryName,
+                    const std::map<std::string, Tensor> &inputs,
+                    TrainingState &state, Precision precision) {
   FailureOr<Entry> entry = lookupEntry(module, entryName);
   if (failed(entry))
     return failure();
@@ -480,8 +501,14 @@ reference::evaluate(ModuleOp module, StringRef entryName,
            << " is packed (ag-pack-io has run); the reference interpreter "
               "evaluates entries before ag-pack-io";
 
-  Evaluator evaluator(module, *entry, options);
+  // Evaluated on a copy, so that a failure leaves the caller's state as it
+  // was; on success the copy holds the updates.
+  TrainingState updated = state;
+  if (failed(prepareState(module, updated, precision)))
+    return failure();
+  Evaluator evaluator(module, *entry, updated, precision);
   if (failed(evaluator.bind(inputs)) || failed(evaluator.run()))
     return failure();
+  state = std::move(updated);
   return evaluator.takeResult();
 }

@@ -8,31 +8,42 @@
 // inputs for it. i32 inputs and outputs (labels, indices) are read and
 // written as i32 .npy files.
 //
+// With --steps N it trains instead, as the device runner (capture-run) does:
+// the training step is split first if needed (ag-autodiff, ag-pack-params,
+// ag-insert-clip-scale, ag-split-update), then run N times with AdamW,
+// carrying weights, moments and the step counter from step to step and
+// filling the runtime's `adamw` and `max_grad_norm` inputs itself. Each step
+// prints
+//   step K: loss=<%.9g> grad_norm=<%.9g>
+// or, when the gradient norm is not finite and the update is refused,
+//   step K: update not applied: grad_norm is nan; weights, moments and the
+//   step counter are unchanged
+// (one line). A refused step ends the run with exit code 1 unless
+// --keep-going, which runs every step and exits 1 at the end.
+//
 //===----------------------------------------------------------------------===//
+
+#include "TrainSteps.h"
 
 #include "capture/Dialect/Ag/IR/AgOps.h"
 #include "capture/InitAll.h"
 #include "capture/Reference/Interpreter.h"
-#include "capture/rt/npy.h"
+#include "capture/Reference/Training.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MathExtras.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace capture::reference;
+using namespace capture::interp;
 namespace cl = llvm::cl;
 namespace rt = capture::rt;
 
@@ -99,253 +110,52 @@ static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of --make-inputs (default 0)"),
                               cl::init(0), cl::cat(category));
 
-/// Prints `capture-interp: error: <message>` and returns the exit code.
-static int fail(const llvm::Twine &message) {
-  llvm::WithColor::error(llvm::errs(), "capture-interp") << message << "\n";
-  return 1;
-}
+static cl::OptionCategory stepsCategory(
+    "capture-interp training options (--steps)",
+    "Run an ag.train_step N times with AdamW, as the device runner does; "
+    "--output-dir and --compare then apply to the last step's outputs");
+static cl::opt<uint64_t>
+    steps("steps",
+          cl::desc("Train: run the ag.train_step N times, carrying weights, "
+                   "AdamW moments and the step counter (splitting the step "
+                   "with ag-autodiff, ag-pack-params, ag-insert-clip-scale "
+                   "and ag-split-update first when it is not split)"),
+          cl::value_desc("N"), cl::cat(stepsCategory));
+static cl::list<std::string>
+    lrAtArgs("lr-at",
+             cl::desc("Set the learning rate before step K (1-based); it is "
+                      "kept for the following steps"),
+             cl::value_desc("K=VALUE"), cl::cat(stepsCategory));
+static cl::list<std::string> maxGradNormAtArgs(
+    "max-grad-norm-at",
+    cl::desc("Set the gradient clipping limit before step K; it is kept "
+             "for the following steps"),
+    cl::value_desc("K=VALUE"), cl::cat(stepsCategory));
+static cl::list<std::string>
+    inputAtArgs("input-at", cl::desc("Replace input NAME for step K only"),
+                cl::value_desc("K:NAME=FILE.npy"), cl::cat(stepsCategory));
+static cl::opt<bool>
+    keepGoing("keep-going",
+              cl::desc("Continue after a step whose update is refused "
+                       "(non-finite gradient norm); exit 1 at the end"),
+              cl::cat(stepsCategory));
+static cl::opt<std::string>
+    saveParamsDir("save-params",
+                  cl::desc("After the last step, write every weight to "
+                           "DIR/<name>.npy"),
+                  cl::value_desc("dir"), cl::cat(stepsCategory));
+static cl::opt<std::string> dumpStateDir(
+    "dump-state",
+    cl::desc("After every step K, write every weight, the AdamW moments "
+             "(adam.m.npy, adam.v.npy) and the step counter t (t.txt) to "
+             "DIR/step-K/"),
+    cl::value_desc("dir"), cl::cat(stepsCategory));
 
-/// Whether `name` can be used as `<dir>/<name>.npy` without leaving `dir`.
-static bool isSafeFileName(llvm::StringRef name) {
-  return !name.empty() && name != "." && name != ".." &&
-         name.find_first_of(llvm::StringRef("/\\\0", 3)) ==
-             llvm::StringRef::npos;
-}
-
-/// `dir/<name>.npy`.
-static std::string npyPath(llvm::StringRef dir, llvm::StringRef name) {
-  llvm::SmallString<256> path(dir);
-  llvm::sys::path::append(path, name + ".npy");
-  return std::string(path);
-}
-
-/// The dtype of a tensor of `type` in .npy files: i32 for labels and
-/// indices, f32 for everything else.
-static rt::DType dtypeOf(Type type) {
-  auto tensor = llvm::dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.getElementType().isInteger(32) ? rt::DType::I32
-                                                         : rt::DType::F32;
-}
-
-/// Reads a .npy file holding `dtype` data as a Tensor (i32 values are held
-/// exactly); `what` names it in errors.
-static std::optional<Tensor>
-readTensor(const std::string &path, const std::string &what, rt::DType dtype) {
-  rt::Result<rt::HostTensor> file = rt::readNpyFile(path);
-  if (file.isError()) {
-    fail(what + ": " + file.message());
-    return std::nullopt;
-  }
-  if (file->dtype != dtype) {
-    fail(what + ": " + path + " holds " + rt::dtypeName(file->dtype) +
-         " data, expected " + rt::dtypeName(dtype));
-    return std::nullopt;
-  }
-  Tensor tensor;
-  tensor.shape = file->shape;
-  if (dtype == rt::DType::I32) {
-    for (int32_t value : file->asI32())
-      tensor.data.push_back(value);
-  } else {
-    for (float value : file->asF32())
-      tensor.data.push_back(value);
-  }
-  return tensor;
-}
-
-/// Writes `tensor` as a .npy file of `dtype`.
-static bool writeTensor(const std::string &path, const Tensor &tensor,
-                        rt::DType dtype) {
-  rt::HostTensor host;
-  if (dtype == rt::DType::I32) {
-    // The interpreter checked that i32 values are 32-bit integers.
-    std::vector<int32_t> values(tensor.data.begin(), tensor.data.end());
-    host = rt::HostTensor::i32(tensor.shape, values);
-  } else {
-    std::vector<float> values(tensor.data.begin(), tensor.data.end());
-    host = rt::HostTensor::f32(tensor.shape, values);
-  }
-  rt::Status status = rt::writeNpyFile(path, host);
-  if (status.isError()) {
-    fail("cannot write " + path + ": " + status.message());
-    return false;
-  }
-  return true;
-}
-
-/// Parses repeated `name=file.npy` options into tensors by name;
-/// `expectedDType` gives the dtype each name's file must hold.
-static std::optional<std::map<std::string, Tensor>>
-readNamedTensors(const cl::list<std::string> &args, llvm::StringRef option,
-                 llvm::StringRef kind,
-                 llvm::function_ref<rt::DType(llvm::StringRef)> expectedDType) {
-  std::map<std::string, Tensor> tensors;
-  for (const std::string &arg : args) {
-    auto [name, path] = llvm::StringRef(arg).split('=');
-    if (name.empty() || path.empty() || name.size() == arg.size()) {
-      fail("--" + option + " expects name=file.npy, got '" + arg + "'");
-      return std::nullopt;
-    }
-    if (tensors.count(name.str())) {
-      fail("--" + option + " gives " + kind + " '" + name + "' twice");
-      return std::nullopt;
-    }
-    std::optional<Tensor> tensor = readTensor(
-        path.str(), (kind + " '" + name + "'").str(), expectedDType(name));
-    if (!tensor)
-      return std::nullopt;
-    tensors[name.str()] = std::move(*tensor);
-  }
-  return tensors;
-}
-
-/// `value` as %g, except that every NaN prints as `nan`: the sign of a NaN
-/// (x86 makes sqrt(-1) negative) is noise that would differ between machines.
-static std::string formatValue(double value) {
-  if (std::isnan(value))
-    return "nan";
-  std::string text;
-  llvm::raw_string_ostream(text) << llvm::format("%g", value);
-  return text;
-}
-
-/// Prints `<kind> <name> [d0, d1]: v0 v1 ...` with the first 8 values;
-/// i32 values print as integers (%g would round large ones).
-static void printTensor(llvm::StringRef kind, llvm::StringRef name,
-                        const Tensor &tensor, rt::DType dtype) {
-  llvm::outs() << kind << ' ' << name << ' '
-               << capture::ag::formatShape(tensor.shape) << ':';
-  constexpr size_t kShown = 8;
-  for (size_t i = 0; i < std::min(kShown, tensor.data.size()); ++i) {
-    if (dtype == rt::DType::I32)
-      llvm::outs() << ' ' << static_cast<int64_t>(tensor.data[i]);
-    else
-      llvm::outs() << ' ' << formatValue(tensor.data[i]);
-  }
-  if (tensor.data.size() > kShown)
-    llvm::outs() << " ...";
-  llvm::outs() << '\n';
-}
-
-//===----------------------------------------------------------------------===//
-// --make-inputs
-//===----------------------------------------------------------------------===//
-
-/// splitmix64: tiny, well mixed, and specified bit for bit, so every machine
-/// produces the same inputs for the same seed.
-static uint64_t splitmix64(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-/// FNV-1a of `name`: gives each input its own stream, so that an input's
-/// data does not change when other inputs are added or reordered.
-static uint64_t hashName(llvm::StringRef name) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : name)
-    hash = (hash ^ c) * 0x100000001b3ULL;
-  return hash;
-}
-
-/// Keeps a mistyped shape from filling the disk.
-static constexpr int64_t kMaxGeneratedElements = int64_t(1) << 28;
-
-/// The largest bound of --make-inputs for i32 inputs: every non-negative
-/// i32 value is below it.
-static constexpr int64_t kMaxIndexBound = 2147483647;
-
-/// The K of --make-inputs for the i32 entry argument `arg`: values in
-/// [0, K) are valid for every ag.cross_entropy or ag.one_hot it labels
-/// (K <= classes) and every ag.get_rows or ag.scatter_add_rows it indexes
-/// (K <= rows); see makeInputsHelp.
-/// `why` receives what the bound comes from.
-static int64_t indexBound(BlockArgument arg, std::string &why) {
-  int64_t bound = kMaxIndexBound;
-  why = "it indexes nothing";
-  auto limitTo = [&](int64_t limit, Operation *op, llvm::StringRef what) {
-    if (limit >= bound)
-      return;
-    bound = limit;
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << what << " of the '" << op->getName() << "' at " << op->getLoc();
-    why = text;
-  };
-  // i32 values only come from entry arguments and only these four ops read
-  // them as indices, so the direct uses are all there is to inspect.
-  for (OpOperand &use : arg.getUses()) {
-    Operation *user = use.getOwner();
-    if (auto ce = llvm::dyn_cast<capture::ag::CrossEntropyOp>(user)) {
-      if (use.getOperandNumber() == ce.getLabelsMutable().getOperandNumber())
-        limitTo(ce.getLogits().getType().getDimSize(1), ce,
-                "the classes (logits dimension 1)");
-    } else if (auto rows = llvm::dyn_cast<capture::ag::GetRowsOp>(user)) {
-      if (use.getOperandNumber() == rows.getIndicesMutable().getOperandNumber())
-        limitTo(rows.getTable().getType().getDimSize(0), rows,
-                "the rows (table dimension 0)");
-    } else if (auto hot = llvm::dyn_cast<capture::ag::OneHotOp>(user)) {
-      limitTo(hot.getResult().getType().getDimSize(1), hot,
-              "the classes (result dimension 1)");
-    } else if (auto scatter =
-                   llvm::dyn_cast<capture::ag::ScatterAddRowsOp>(user)) {
-      if (use.getOperandNumber() ==
-          scatter.getIndicesMutable().getOperandNumber())
-        limitTo(scatter.getResult().getType().getDimSize(0), scatter,
-                "the rows (result dimension 0)");
-    }
-  }
-  return bound;
-}
-
-static int makeInputs(Entry entry) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(makeInputsDir))
-    return fail("cannot create directory " + makeInputsDir + ": " +
-                ec.message());
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
-    llvm::StringRef name = entry.getInputName(i);
-    if (!isSafeFileName(name))
-      return fail("input name '" + name + "' cannot be used as a file name");
-    BlockArgument arg = entry.getArgument(i);
-    auto type = llvm::cast<RankedTensorType>(arg.getType());
-    int64_t count = 1;
-    for (int64_t dim : type.getShape())
-      if (llvm::MulOverflow(count, dim, count) || count > kMaxGeneratedElements)
-        return fail("input '" + name + "' of shape " +
-                    capture::ag::formatShape(type.getShape()) +
-                    " has more elements than --make-inputs writes (" +
-                    llvm::Twine(kMaxGeneratedElements) + ")");
-    rt::DType dtype = dtypeOf(type);
-    uint64_t state = seed ^ hashName(name);
-    Tensor tensor;
-    tensor.shape.assign(type.getShape().begin(), type.getShape().end());
-    tensor.data.resize(count);
-    std::string range;
-    if (dtype == rt::DType::I32) {
-      std::string why;
-      int64_t bound = indexBound(arg, why);
-      if (bound == 0 && count > 0)
-        return fail("input '" + name + "' has no valid value: it indexes " +
-                    why + ", which is empty");
-      // The top 32 bits scaled to [0, bound): (x * bound) >> 32 < 2^63.
-      for (double &value : tensor.data)
-        value = static_cast<double>(
-            ((splitmix64(state) >> 32) * static_cast<uint64_t>(bound)) >> 32);
-      range = " (i32 in [0, " + std::to_string(bound) + "))";
-    } else {
-      // 24 random bits give a multiple of 2^-23 in [-1, 1): exact in float.
-      for (double &value : tensor.data)
-        value = static_cast<double>(splitmix64(state) >> 40) * 0x1p-23 - 1.0;
-    }
-    std::string path = npyPath(makeInputsDir, name);
-    if (!writeTensor(path, tensor, dtype))
-      return 1;
-    llvm::outs() << "wrote input " << name << ' '
-                 << capture::ag::formatShape(tensor.shape) << range << " to "
-                 << path << '\n';
-  }
-  return 0;
+/// The options that only apply to --steps, for the error naming them.
+static bool usesStepOptions() {
+  return !lrAtArgs.empty() || !maxGradNormAtArgs.empty() ||
+         !inputAtArgs.empty() || keepGoing || !saveParamsDir.empty() ||
+         !dumpStateDir.empty();
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,24 +218,33 @@ static bool compareOutput(llvm::StringRef name, const Tensor &reference,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &stepsCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
       "Capture reference interpreter: evaluates an ag.forward or "
-      "ag.train_step entry on the CPU\n");
+      "ag.train_step entry on the CPU, or trains an ag.train_step for "
+      "--steps steps\n");
 
-  bool evaluating = !inputArgs.empty() || !paramArgs.empty() ||
-                    !outputDir.empty() || !compareDir.empty() ||
-                    precision.getNumOccurrences() ||
-                    tolerance.getNumOccurrences();
+  bool training = steps.getNumOccurrences() > 0;
+  bool evaluating =
+      !inputArgs.empty() || !paramArgs.empty() || !outputDir.empty() ||
+      !compareDir.empty() || precision.getNumOccurrences() ||
+      tolerance.getNumOccurrences() || training || usesStepOptions();
   if (!makeInputsDir.empty() && evaluating)
     return fail("--make-inputs only writes inputs; run again without it to "
                 "evaluate (drop --input/--param/--precision/--output-dir/"
-                "--compare/--tolerance)");
+                "--compare/--tolerance and the --steps options)");
   if (seed.getNumOccurrences() && makeInputsDir.empty())
     return fail("--seed only applies to --make-inputs");
   if (!(tolerance >= 0.0))
     return fail("--tolerance must be a non-negative number");
+  if (training && steps < 1)
+    return fail("--steps expects a number of steps >= 1, got " +
+                llvm::Twine(steps));
+  if (!training && usesStepOptions())
+    return fail("--lr-at, --max-grad-norm-at, --input-at, --keep-going, "
+                "--save-params and --dump-state only apply to training; "
+                "add --steps N");
 
   DialectRegistry registry;
   capture::registerAllDialects(registry);
@@ -464,8 +283,27 @@ int main(int argc, char **argv) {
     return 1;
 
   if (!makeInputsDir.empty())
-    return makeInputs(*entry);
+    return makeInputs(*entry, makeInputsDir, seed);
 
+  if (training) {
+    if (!entry->isTrainStep())
+      return fail("--steps trains an ag.train_step, but @" +
+                  entry->getSymName() + " is an " + entry->getKindName());
+    if (!entry->hasUpdate()) {
+      // The passes rewrite the step in place; look it up again anyway.
+      std::string name = entry->getSymName().str();
+      if (failed(splitTrainSteps(*module)) ||
+          failed(entry = lookupEntry(*module, name)))
+        return 1;
+    }
+  }
+
+  // The tool fills the runtime-owned inputs when it trains or evaluates a
+  // split step; an unsplit step's (e.g. max_grad_norm after
+  // ag-insert-clip-scale alone) are ordinary inputs the caller gives.
+  if ((training || entry->hasUpdate()) &&
+      !checkNoRuntimeInputs(*entry, inputArgs, "input"))
+    return 1;
   std::optional<std::map<std::string, Tensor>> inputs =
       readNamedTensors(inputArgs, "input", "input", [&](llvm::StringRef name) {
         // An unknown name is reported by the interpreter, with the list of
@@ -477,68 +315,73 @@ int main(int argc, char **argv) {
       });
   if (!inputs)
     return 1;
-  EvalOptions options;
-  options.precision = precision;
   std::optional<std::map<std::string, Tensor>> params =
       readNamedTensors(paramArgs, "param", "weight",
                        [](llvm::StringRef) { return rt::DType::F32; });
   if (!params)
     return 1;
-  options.weights = std::move(*params);
 
-  FailureOr<EvalResult> result =
-      evaluate(*module, entry->getSymName(), *inputs, options);
-  if (failed(result))
+  std::map<std::string, rt::DType> dtypes = outputDTypes(*entry);
+  EvalResult result;
+  int exitCode = 0;
+  if (training) {
+    StepsOptions options;
+    options.steps = steps;
+    options.lrAt = lrAtArgs;
+    options.maxGradNormAt = maxGradNormAtArgs;
+    options.inputAt = inputAtArgs;
+    options.keepGoing = keepGoing;
+    options.saveParams = saveParamsDir;
+    options.dumpState = dumpStateDir;
+    options.precision = precision;
+    std::optional<StepsOutcome> outcome =
+        runSteps(*module, *entry, *inputs, std::move(*params), options);
+    if (!outcome)
+      return 1;
+    result = std::move(outcome->last);
+    exitCode = outcome->exitCode;
+  } else {
+    if (entry->hasUpdate()) {
+      // A split step reads the runtime's inputs: those of its first step.
+      FailureOr<TrainingHyper> hyper = getCompiledHyper(*entry);
+      if (failed(hyper) || failed(fillHyperInputs(*entry, TrainingState(),
+                                                  *hyper, precision, *inputs)))
+        return 1;
+    }
+    EvalOptions options;
+    options.precision = precision;
+    options.weights = std::move(*params);
+    FailureOr<EvalResult> evaluated =
+        evaluate(*module, entry->getSymName(), *inputs, options);
+    if (failed(evaluated))
+      return 1;
+    result = std::move(*evaluated);
+    // Outputs in the entry's order, which is how a reader thinks of them.
+    for (unsigned i = 0, e = entry->getNumResults(); i < e; ++i) {
+      std::string name = entry->getOutputName(i).str();
+      printTensor("output", name, result.outputs.at(name), dtypes[name]);
+    }
+    // Probes mark f32 intermediates.
+    for (const auto &[name, tensor] : result.probes)
+      printTensor("probe", name, tensor, rt::DType::F32);
+  }
+
+  if (!outputDir.empty() && !writeResult(outputDir, result, dtypes))
     return 1;
-
-  // Outputs in the entry's order, which is how a reader thinks of them.
-  std::vector<std::string> outputNames;
-  std::map<std::string, rt::DType> outputDTypes;
-  for (unsigned i = 0, e = entry->getNumResults(); i < e; ++i) {
-    outputNames.push_back(entry->getOutputName(i).str());
-    outputDTypes[outputNames.back()] = dtypeOf(entry->getResultTypes()[i]);
-  }
-  for (const std::string &name : outputNames)
-    printTensor("output", name, result->outputs.at(name), outputDTypes[name]);
-  // Probes mark f32 intermediates.
-  for (const auto &[name, tensor] : result->probes)
-    printTensor("probe", name, tensor, rt::DType::F32);
-
-  if (!outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create directory " + outputDir + ": " + ec.message());
-    // Check every name before writing anything, so that a failed run
-    // leaves no partial set of files behind.
-    for (const auto &[name, tensor] : result->probes)
-      if (result->outputs.count(name))
-        return fail("probe '" + name + "' and output '" + name +
-                    "' would both be written to " + npyPath(outputDir, name));
-    for (const auto *tensors : {&result->outputs, &result->probes})
-      for (const auto &[name, tensor] : *tensors)
-        if (!isSafeFileName(name))
-          return fail("'" + name + "' cannot be used as a file name in " +
-                      outputDir);
-    for (const auto &[name, tensor] : result->outputs)
-      if (!writeTensor(npyPath(outputDir, name), tensor, outputDTypes[name]))
-        return 1;
-    for (const auto &[name, tensor] : result->probes)
-      if (!writeTensor(npyPath(outputDir, name), tensor, rt::DType::F32))
-        return 1;
-  }
 
   if (!compareDir.empty()) {
     bool allOk = true;
-    for (const std::string &name : outputNames) {
+    for (unsigned i = 0, e = entry->getNumResults(); i < e; ++i) {
+      std::string name = entry->getOutputName(i).str();
       if (!isSafeFileName(name)) {
         fail("output name '" + name + "' cannot be used as a file name");
         allOk = false;
         continue;
       }
-      allOk &=
-          compareOutput(name, result->outputs.at(name), outputDTypes[name]);
+      allOk &= compareOutput(name, result.outputs.at(name), dtypes[name]);
     }
     if (!allOk)
       return 1;
   }
-  return 0;
+  return exitCode;
 }

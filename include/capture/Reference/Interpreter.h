@@ -7,6 +7,11 @@
 // precision it computes everything in double, which finite-difference gradient
 // checks need.
 //
+// A training step split by ag-split-update ends with `ag.apply_adamw`, which
+// updates weights and AdamW moments in place: the `evaluate` overload taking
+// a TrainingState carries them from one step to the next, as the device does
+// (Training.h runs whole steps).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CAPTURE_REFERENCE_INTERPRETER_H
@@ -62,12 +67,51 @@ struct EvalOptions {
   std::map<std::string, Tensor> weights;
 };
 
+/// What one `ag.apply_adamw` did.
+struct AdamWUpdate {
+  /// The symbol name (without `@`) of the `ag.param_pack` it updates.
+  std::string pack;
+  /// The gradient norm it read.
+  double gradNorm = 0.0;
+  /// Whether it updated the weights and moments: false exactly when
+  /// `gradNorm` is NaN or infinite, and then nothing changed.
+  bool applied = false;
+};
+
 /// What evaluating an entry produced.
 struct EvalResult {
   /// Every output, by its `ag.name`.
   std::map<std::string, Tensor> outputs;
   /// Every probe the entry evaluated, by probe name.
   std::map<std::string, Tensor> probes;
+  /// Every `ag.apply_adamw` the entry evaluated, in program order.
+  std::vector<AdamWUpdate> updates;
+};
+
+/// The two AdamW moments of one `ag.param_pack`: flat `[size]` tensors in
+/// the pack's layout (weight i at offsets[i], zero padding between).
+struct AdamWMoments {
+  /// First moments (exp_avg).
+  Tensor m;
+  /// Second moments (exp_avg_sq).
+  Tensor v;
+};
+
+/// What a training run carries from one step to the next, as the device
+/// keeps it between replays.
+struct TrainingState {
+  /// Current weight values, by symbol name (without `@`); a weight missing
+  /// here is at its module initial value (zeros without one). Evaluating an
+  /// entry adds every weight it reads, so that later steps see the same
+  /// (updated) values.
+  std::map<std::string, Tensor> weights;
+  /// The moments of each `ag.param_pack`, by pack symbol name; a pack
+  /// missing here has zero moments (the first update adds them).
+  std::map<std::string, AdamWMoments> moments;
+  /// Updates applied so far (torch's `t`): the bias corrections of the next
+  /// step use t + 1. `evaluate` never changes it; trainStep counts the
+  /// steps whose update was applied.
+  int64_t step = 0;
 };
 
 /// An entry the interpreter evaluates: an `ag.forward`, or an
@@ -104,6 +148,14 @@ public:
   llvm::StringRef getOutputName(unsigned i);
   /// Whether `ag-pack-io` has run on the entry.
   bool isPacked();
+  /// Whether this is an `ag.train_step`.
+  bool isTrainStep();
+  /// Whether `ag-split-update` has run: the body updates weights with
+  /// `ag.apply_adamw`.
+  bool hasUpdate();
+  /// The `ag.hyper` of input `i` (e.g. "adamw", "max_grad_norm": an input
+  /// the runtime fills), or empty for an input the caller supplies.
+  llvm::StringRef getHyperKind(unsigned i);
   /// The body's only block.
   mlir::Block &getBody();
 
@@ -121,7 +173,9 @@ mlir::FailureOr<Entry> lookupEntry(mlir::ModuleOp module,
 
 /// Evaluates the unpacked entry `entry` (an `ag.forward` or an
 /// `ag.train_step`) of `module` (empty: the only entry) on `inputs`, keyed
-/// by the entry's input `ag.name`s.
+/// by the entry's input `ag.name`s. An `ag.apply_adamw` of a split step
+/// updates a scratch state that is then discarded (use the TrainingState
+/// overload to keep it); its `adamw` input must be among `inputs`.
 /// The values of an i32 input must be integers in the int32 range; they are
 /// never rounded. Every problem (unknown entry, missing/unknown/ill-shaped
 /// input or weight override, an i32 input value that is not an int32, a
@@ -133,6 +187,25 @@ mlir::FailureOr<EvalResult>
 evaluate(mlir::ModuleOp module, llvm::StringRef entry,
          const std::map<std::string, Tensor> &inputs,
          const EvalOptions &options = {});
+
+/// Evaluates `entry` like the overload above, with the weights of `state`
+/// (in place of EvalOptions::weights, checked the same way) and its AdamW
+/// moments: on success `state` holds every weight the entry read and the
+/// weights and moments each `ag.apply_adamw` updated (its outputs are the
+/// values from before the update). `state.step` is left alone. On failure
+/// `state` is unchanged.
+mlir::FailureOr<EvalResult>
+evaluate(mlir::ModuleOp module, llvm::StringRef entry,
+         const std::map<std::string, Tensor> &inputs, TrainingState &state,
+         Precision precision = Precision::F32);
+
+/// Adds every `ag.weight` of `module` that `state.weights` lacks, at its
+/// initial value (zeros without one), and rounds the weights present to
+/// `precision`. Emits an error and fails on a weight the module does not
+/// declare or one of the wrong shape, leaving `state` unchanged.
+mlir::LogicalResult initializeWeights(mlir::ModuleOp module,
+                                      TrainingState &state,
+                                      Precision precision = Precision::F32);
 
 } // namespace capture::reference
 

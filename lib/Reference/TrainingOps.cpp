@@ -1,0 +1,134 @@
+//===- TrainingOps.cpp - ag.pack_grads and ag.apply_adamw -----------------===//
+
+#include "TrainingOps.h"
+
+#include "Kernels.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::reference;
+namespace kernels = capture::reference::detail;
+using capture::ag::formatShape;
+using kernels::roundTo;
+
+FailureOr<ag::ParamPackOp> kernels::lookupParamPack(Operation *op,
+                                                    FlatSymbolRefAttr ref) {
+  auto pack = dyn_cast_or_null<ag::ParamPackOp>(
+      SymbolTable::lookupNearestSymbolFrom(op, ref));
+  if (!pack)
+    return op->emitError() << "refers to " << ref
+                           << ", which is not an ag.param_pack of this module";
+  return pack;
+}
+
+/// Elements of `pack` (the attribute reads back unsigned).
+static int64_t packSize(ag::ParamPackOp pack) {
+  return static_cast<int64_t>(pack.getSize());
+}
+
+FailureOr<Tensor> kernels::evalPackGrads(ag::PackGradsOp op,
+                                         ArrayRef<const Tensor *> grads) {
+  FailureOr<ag::ParamPackOp> pack =
+      kernels::lookupParamPack(op, op.getPackAttr());
+  if (failed(pack))
+    return failure();
+  ArrayRef<int64_t> offsets = pack->getOffsets();
+  int64_t size = packSize(*pack);
+  if (grads.size() != offsets.size())
+    return op.emitError() << "packs " << grads.size() << " gradients, but @"
+                          << pack->getSymName() << " has " << offsets.size()
+                          << " weights";
+  Tensor flat = Tensor::filled({size}, 0.0);
+  for (auto [i, grad] : llvm::enumerate(grads)) {
+    int64_t end = offsets[i] + grad->numElements();
+    // The verifier checks the layout against the weights' types; this
+    // guards the copy against a gradient of another size.
+    if (end > size)
+      return op.emitError()
+             << "gradient #" << i << " of shape " << formatShape(grad->shape)
+             << " at offset " << offsets[i] << " ends at element " << end
+             << ", past the pack size " << size;
+    llvm::copy(grad->data, flat.data.begin() + offsets[i]);
+  }
+  return flat;
+}
+
+/// Moments of `size` elements for `pack`, zeros when the state has none;
+/// an error on `op` when the state's have another size.
+static LogicalResult prepareMoments(ag::ApplyAdamWOp op, StringRef pack,
+                                    int64_t size, TrainingState &state) {
+  auto [it, inserted] = state.moments.try_emplace(pack.str());
+  if (inserted) {
+    it->second.m = Tensor::filled({size}, 0.0);
+    it->second.v = Tensor::filled({size}, 0.0);
+    return success();
+  }
+  for (auto [name, moment] :
+       {std::pair<StringRef, const Tensor *>("m", &it->second.m),
+        std::pair<StringRef, const Tensor *>("v", &it->second.v)}) {
+    if (moment->shape != std::vector<int64_t>{size} ||
+        static_cast<int64_t>(moment->data.size()) != size)
+      return op.emitError()
+             << "the training state's moment " << name << " of @" << pack
+             << " has shape " << formatShape(moment->shape) << " ("
+             << moment->data.size() << " values), expected [" << size
+             << "] (the pack's size)";
+  }
+  return success();
+}
+
+FailureOr<AdamWUpdate>
+kernels::applyAdamW(ag::ApplyAdamWOp op, ag::ParamPackOp pack,
+                    const Tensor &grads, const Tensor &gradNorm,
+                    const Tensor &hyper, TrainingState &state,
+                    Precision precision) {
+  AdamWUpdate update;
+  update.pack = pack.getSymName().str();
+  update.gradNorm = gradNorm.data.front();
+  // The device kernel makes the same test: a non-finite norm writes nothing,
+  // so a refused step leaves every bit of the state as it was.
+  if (!std::isfinite(update.gradNorm))
+    return update;
+  int64_t size = packSize(pack);
+  if (failed(prepareMoments(op, update.pack, size, state)))
+    return failure();
+
+  auto r = [precision](double x) { return roundTo(precision, x); };
+  ArrayRef<double> h = hyper.data;
+  double lr = h[0], beta1 = h[1], beta2 = h[2], eps = h[3], wd = h[4];
+  double bc1 = h[5], bc2 = h[6];
+  // Every operation rounded on its own, in the kernel's order, so that F32
+  // precision reproduces the device's float arithmetic.
+  double decay = r(1.0 - r(lr * wd));
+  double keep1 = r(1.0 - beta1), keep2 = r(1.0 - beta2);
+  double sqrtBc2 = r(std::sqrt(bc2));
+  double stepSize = r(lr / bc1);
+
+  // The moments over the whole pack, padding included (its gradients are
+  // zero, so it stays zero as on the device).
+  AdamWMoments &moments = state.moments[update.pack];
+  for (int64_t i = 0; i < size; ++i) {
+    double g = grads.data[i];
+    double &m = moments.m.data[i], &v = moments.v.data[i];
+    m = r(r(beta1 * m) + r(keep1 * g));
+    v = r(r(beta2 * v) + r(keep2 * r(g * g)));
+  }
+  ArrayRef<int64_t> offsets = pack.getOffsets();
+  for (auto [w, ref] :
+       llvm::enumerate(pack.getWeights().getAsRange<FlatSymbolRefAttr>())) {
+    Tensor &param = state.weights.find(ref.getValue().str())->second;
+    for (size_t j = 0, e = param.data.size(); j < e; ++j) {
+      int64_t i = offsets[w] + static_cast<int64_t>(j);
+      double m = moments.m.data[i], v = moments.v.data[i];
+      double denom = r(r(r(std::sqrt(v)) / sqrtBc2) + eps);
+      double p = r(param.data[j] * decay);
+      param.data[j] = r(p - r(stepSize * r(m / denom)));
+    }
+  }
+  update.applied = true;
+  return update;
+}
