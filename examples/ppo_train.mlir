@@ -5,7 +5,7 @@
 // clip_grad_norm_(0.5). Weights use PyTorch's names and Linear layout
 // W[out, in], so `ppo_torch.py --dump` files load with --param.
 //
-//   capture-opt examples/ppo_train.mlir -ag-autodiff -ag-insert-clip-scale
+//   capture-aot examples/ppo_train.mlir -o ppo.capmod     (see README.md)
 
 ag.weight @actor.0.weight trainable : tensor<64x64xf32>
 ag.weight @actor.0.bias trainable : tensor<64xf32>

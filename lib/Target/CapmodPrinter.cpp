@@ -48,6 +48,26 @@ void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
   for (const rt::EntryDesc &entry : module.entries) {
     os << "entry " << entry.name << ": input buffer " << entry.inputBuffer
        << ", output buffer " << entry.outputBuffer << "\n";
+    if (const std::optional<rt::TrainDesc> &train = entry.train) {
+      auto range = [&](const rt::BufferRangeDesc &r) {
+        os << r.buffer << "[" << r.offset << ", " << r.offset + r.size << ")";
+      };
+      const rt::AdamWDesc &a = train->adamw;
+      os << "  train: adamw lr=" << a.lr << " beta1=" << a.beta1
+         << " beta2=" << a.beta2 << " eps=" << a.eps
+         << " weight_decay=" << a.weightDecay;
+      if (train->maxGradNorm)
+        os << ", max_grad_norm=" << *train->maxGradNorm << " (input "
+           << train->maxGradNormInput << ")";
+      os << ", hyperparameters input " << train->hyperInput
+         << ", grad norm output " << train->gradNormOutput << "\n  params ";
+      range(train->params);
+      os << ", moments ";
+      range(train->moment1);
+      os << " ";
+      range(train->moment2);
+      os << "\n";
+    }
     printSlots("input", entry.inputs, os);
     printSlots("output", entry.outputs, os);
     printSlots("probe", entry.probes, os);
