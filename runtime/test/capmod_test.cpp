@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "read_error.h"
 #include "spirv_check.h"
 #include "test_util.h"
 
@@ -19,15 +20,6 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 namespace {
-
-/// Serializes `desc`, reads it back and returns the error message (or
-/// fails the test when reading succeeds).
-std::string readError(const ModuleDesc &desc) {
-  std::vector<uint8_t> bytes = writeCapmod(desc);
-  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
-  EXPECT_TRUE(r.isError()) << "module was accepted";
-  return r.message();
-}
 
 std::string verifyError(const ModuleDesc &desc) {
   Status s = verifyModuleDesc(desc);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "read_error.h"
 #include "train_module.h"
 
 #include <gmock/gmock.h>
@@ -22,15 +23,6 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 namespace {
-
-/// Serializes `desc`, reads it back and returns the error message (or
-/// fails the test when reading succeeds).
-std::string readError(const ModuleDesc &desc) {
-  std::vector<uint8_t> bytes = writeCapmod(desc);
-  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
-  EXPECT_TRUE(r.isError()) << "module was accepted";
-  return r.message();
-}
 
 TrainDesc &trainOf(ModuleDesc &m) { return *m.entries[0].train; }
 

@@ -2,6 +2,7 @@
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/module.h"
+#include "device_fixture.h"
 #include "test_util.h"
 
 #include <gmock/gmock.h>
@@ -15,30 +16,8 @@ using ::testing::HasSubstr;
 
 namespace {
 
-class ModuleTest : public ::testing::Test {
+class ModuleTest : public DeviceTest {
 protected:
-  /// One device for the whole suite (instance creation is the slow part).
-  static void SetUpTestSuite() {
-    Result<std::shared_ptr<Device>> d = Device::create();
-    if (d.isOk())
-      device = d.value();
-    else
-      deviceError = d.message();
-  }
-  static void TearDownTestSuite() { device.reset(); }
-
-  void SetUp() override {
-    ASSERT_TRUE(device) << "no Vulkan device: " << deviceError;
-  }
-
-  std::unique_ptr<Module> load(const ModuleDesc &desc) {
-    std::vector<uint8_t> bytes = writeCapmod(desc);
-    Result<std::unique_ptr<Module>> m =
-        Module::loadBytes(device, bytes.data(), bytes.size());
-    EXPECT_TRUE(m.isOk()) << m.message();
-    return m.isOk() ? std::move(m).value() : nullptr;
-  }
-
   static std::vector<NamedTensor> predictInputs(const std::vector<float> &x,
                                                 const std::vector<float> &b) {
     return {{"x", HostTensor::f32({2, 4}, x)},
@@ -51,13 +30,7 @@ protected:
     EXPECT_TRUE(r.isError()) << "run succeeded";
     return r.message();
   }
-
-  static std::shared_ptr<Device> device;
-  static std::string deviceError;
 };
-
-std::shared_ptr<Device> ModuleTest::device;
-std::string ModuleTest::deviceError;
 
 TEST_F(ModuleTest, ReplayComputesOutputs) {
   std::unique_ptr<Module> m = load(makeTestModule());

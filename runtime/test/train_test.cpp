@@ -9,6 +9,7 @@
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/module.h"
+#include "device_fixture.h"
 #include "train_module.h"
 
 #include <gmock/gmock.h>
@@ -25,30 +26,8 @@ using ::testing::HasSubstr;
 
 namespace {
 
-class TrainTest : public ::testing::Test {
+class TrainTest : public DeviceTest {
 protected:
-  /// One device for the whole suite (instance creation is the slow part).
-  static void SetUpTestSuite() {
-    Result<std::shared_ptr<Device>> d = Device::create();
-    if (d.isOk())
-      device = d.value();
-    else
-      deviceError = d.message();
-  }
-  static void TearDownTestSuite() { device.reset(); }
-
-  void SetUp() override {
-    ASSERT_TRUE(device) << "no Vulkan device: " << deviceError;
-  }
-
-  static std::unique_ptr<Module> load(const ModuleDesc &desc) {
-    std::vector<uint8_t> bytes = writeCapmod(desc);
-    Result<std::unique_ptr<Module>> m =
-        Module::loadBytes(device, bytes.data(), bytes.size());
-    EXPECT_TRUE(m.isOk()) << m.message();
-    return m.isOk() ? std::move(m).value() : nullptr;
-  }
-
   static std::vector<NamedTensor> inputs(const std::vector<float> &x) {
     return {{"x", HostTensor::f32({16}, x)}};
   }
@@ -96,13 +75,7 @@ protected:
     EXPECT_TRUE(s.isOk()) << s.message();
     return s.isOk() ? s->step : ~uint64_t(0);
   }
-
-  static std::shared_ptr<Device> device;
-  static std::string deviceError;
 };
-
-std::shared_ptr<Device> TrainTest::device;
-std::string TrainTest::deviceError;
 
 /// `got` within 1e-6 relative of `expected` (exact where it is 0).
 void expectClose(const std::vector<float> &got,

@@ -1,0 +1,58 @@
+//===- device_fixture.h - A gtest fixture with one Vulkan device -*- C++
+//-*-===//
+//
+// Test suites that load modules share one device per suite: creating the
+// Vulkan instance is the slow part of a test.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_RT_TEST_DEVICE_FIXTURE_H
+#define CAPTURE_RT_TEST_DEVICE_FIXTURE_H
+
+#include "capture/rt/capmod.h"
+#include "capture/rt/device.h"
+#include "capture/rt/module.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace capture::rt::test {
+
+/// Creates the default device once per suite; every test fails with the
+/// device's error when there is none.
+class DeviceTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    Result<std::shared_ptr<Device>> d = Device::create();
+    if (d.isOk())
+      device = d.value();
+    else
+      deviceError = d.message();
+  }
+  static void TearDownTestSuite() { device.reset(); }
+
+  void SetUp() override {
+    ASSERT_TRUE(device) << "no Vulkan device: " << deviceError;
+  }
+
+  /// Serializes `desc` and loads it on the suite's device (null on error,
+  /// with a failed expectation naming it).
+  static std::unique_ptr<Module> load(const ModuleDesc &desc) {
+    std::vector<uint8_t> bytes = writeCapmod(desc);
+    Result<std::unique_ptr<Module>> m =
+        Module::loadBytes(device, bytes.data(), bytes.size());
+    EXPECT_TRUE(m.isOk()) << m.message();
+    return m.isOk() ? std::move(m).value() : nullptr;
+  }
+
+  /// The suite's device.
+  inline static std::shared_ptr<Device> device;
+  /// Why there is no device, when there is none.
+  inline static std::string deviceError;
+};
+
+} // namespace capture::rt::test
+
+#endif // CAPTURE_RT_TEST_DEVICE_FIXTURE_H
