@@ -1,6 +1,8 @@
 //===- AgToGPU.cpp - Packed ag entries to kernels and a replay schedule --===//
 
 #include "capture/Conversion/AgToGPU/KernelBuilder.h"
+
+#include "KernelEmitters.h"
 #include "capture/Conversion/Passes.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
@@ -15,6 +17,8 @@ namespace capture {
 using namespace mlir;
 using namespace capture;
 using namespace capture::ag;
+using capture::kernels::SplitReduction;
+using capture::kernels::splitReductionOf;
 
 namespace {
 
@@ -238,8 +242,10 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
       if (Value root = rootOf(grad); isComputed(root))
         inPlace.try_emplace(root, gradSlot(grads, i));
 
-  // Placement of every tensor.
+  // Placement of every tensor (and of the partials of two-pass reductions,
+  // live during their op only).
   DenseMap<Value, Placement> where;
+  DenseMap<Operation *, int64_t> partialsAt;
   ScratchAllocator scratch(alignment);
   for (Operation &op : body) {
     // Probes and reshapes alias their root (see rootOf).
@@ -259,6 +265,10 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     } else if (isa<ApplyAdamWOp>(op)) {
       continue; // no result: it updates module state
     } else if (KernelBuilder::isCompute(&op)) {
+      if (std::optional<SplitReduction> split = splitReductionOf(&op))
+        partialsAt[&op] =
+            scratch.allocate(split->parts * static_cast<int64_t>(sizeof(float)),
+                             step[&op], step[&op]);
       if (auto it = inPlace.find(result); it != inPlace.end())
         where[result] = it->second;
       else
@@ -378,6 +388,21 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     }
     if (!KernelBuilder::isCompute(&op))
       continue;
+    if (std::optional<KernelBuilder::TwoPass> twoPass =
+            kernels.getOrCreateTwoPass(&op)) {
+      auto partials = RankedTensorType::get({twoPass->parts}, b.getF32Type());
+      Placement at{Home::Scratch, partialsAt.lookup(&op)};
+      Value input = op.getOperand(0), result = op.getResult(0);
+      launch(twoPass->partial, twoPass->parts,
+             {viewOf(where.lookup(rootOf(input)), input.getType()),
+              viewOf(at, partials)},
+             op.getLoc());
+      launch(twoPass->final, 1,
+             {viewOf(at, partials),
+              viewOf(where.lookup(result), result.getType())},
+             op.getLoc());
+      continue;
+    }
     FailureOr<gpu::GPUFuncOp> kernel = kernels.getOrCreate(&op);
     if (failed(kernel))
       return failure();

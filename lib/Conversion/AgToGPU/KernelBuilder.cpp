@@ -175,6 +175,33 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateCopy(RankedTensorType type) {
   return func;
 }
 
+std::optional<KernelBuilder::TwoPass>
+KernelBuilder::getOrCreateTwoPass(Operation *op) {
+  std::optional<SplitReduction> split = splitReductionOf(op);
+  if (!split)
+    return std::nullopt;
+  std::string key = kernelKey(op) + ":two-pass";
+  auto partialIt = cache.find(key + ":partial");
+  if (partialIt != cache.end())
+    return TwoPass{partialIt->second, cache[key + ":final"], split->parts};
+  auto partials =
+      MemRefType::get({split->parts}, Float32Type::get(module.getContext()));
+  std::string stem = op->getName().stripDialect().str();
+  gpu::GPUFuncOp partial = createKernel(
+      stem + "_partial", {memrefOf(op->getOperand(0).getType()), partials},
+      split->parts, [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+        emitPartialReduction(op, *split, b, loc, i, args);
+      });
+  gpu::GPUFuncOp final = createKernel(
+      stem + "_final", {partials, memrefOf(op->getResult(0).getType())}, 1,
+      [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+        emitFinalReduction(op, *split, b, loc, i, args);
+      });
+  cache[key + ":partial"] = partial;
+  cache[key + ":final"] = final;
+  return TwoPass{partial, final, split->parts};
+}
+
 gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size) {
   std::string key;
   llvm::raw_string_ostream(key) << "adamw:" << size;

@@ -16,6 +16,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace capture::kernels {
 
 //===----------------------------------------------------------------------===//
@@ -62,6 +64,12 @@ foldRange(mlir::OpBuilder &b, mlir::Location loc, int64_t count,
           llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
                                          mlir::Value, mlir::Value)>
               body);
+
+/// Runs `body` for every step of [0, count) in order, serially.
+void forRange(
+    mlir::OpBuilder &b, mlir::Location loc, int64_t count,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)>
+        body);
 
 /// `indices` with `index` inserted at position `axis`.
 llvm::SmallVector<mlir::Value> insertAt(mlir::ValueRange indices, int64_t axis,
@@ -110,6 +118,29 @@ void emitMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
 /// One output element of a sum, mean or max.
 void emitReduction(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value i, mlir::ValueRange args);
+/// How a full reduction (sum, mean or max of every element) of a large
+/// tensor runs in two passes: `parts` invocations each reduce `chunk`
+/// consecutive elements into a partial, then one invocation reduces the
+/// partials. Besides using the device, this keeps every invocation's loop
+/// short: llvmpipe (lavapipe) silently ends an invocation's loops after
+/// 65535 iterations in total.
+struct SplitReduction {
+  /// Elements per partial (the last partial may have fewer).
+  int64_t chunk;
+  /// Number of partials.
+  int64_t parts;
+};
+/// The two-pass form of `op`, or none when it is not a full reduction of
+/// more than a few thousand elements (those stay one serial loop).
+std::optional<SplitReduction> splitReductionOf(mlir::Operation *op);
+/// Work item `i` of the first pass: args = input, partials.
+void emitPartialReduction(mlir::Operation *op, SplitReduction split,
+                          mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                          mlir::ValueRange args);
+/// The second pass (one work item): args = partials, result.
+void emitFinalReduction(mlir::Operation *op, SplitReduction split,
+                        mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                        mlir::ValueRange args);
 /// One row (all elements along the axis) of a softmax or log_softmax.
 void emitSoftmaxRow(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                     mlir::Value i, mlir::ValueRange args);

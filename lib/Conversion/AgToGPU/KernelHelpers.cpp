@@ -69,6 +69,17 @@ Value capture::kernels::foldRange(
   return loop.getResult(0);
 }
 
+void capture::kernels::forRange(
+    OpBuilder &b, Location loc, int64_t count,
+    function_ref<void(OpBuilder &, Location, Value)> body) {
+  scf::ForOp::create(b, loc, indexConst(b, loc, 0), indexConst(b, loc, count),
+                     indexConst(b, loc, 1), ValueRange(),
+                     [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
+                       body(nb, nloc, j);
+                       scf::YieldOp::create(nb, nloc);
+                     });
+}
+
 SmallVector<Value> capture::kernels::insertAt(ValueRange indices, int64_t axis,
                                               Value index) {
   SmallVector<Value> result(indices);

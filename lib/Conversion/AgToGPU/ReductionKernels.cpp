@@ -1,9 +1,9 @@
 //===- ReductionKernels.cpp - Matmul, reductions, softmax and losses ------===//
 //
-// Every reduction is a serial loop in one invocation: a sum, mean or max
+// Most reductions are a serial loop in one invocation: a sum, mean or max
 // per output element, a whole row for softmax, the whole tensor for the
-// scalar losses. No workgroup memory or tree reductions yet: correctness
-// first, and the summation order stays that of the reference interpreter.
+// scalar losses; full reductions of large tensors run in two passes
+// (splitReductionOf). No workgroup memory or tree reductions yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,24 @@ static SmallVector<int64_t> dropAxis(ArrayRef<int64_t> shape, int64_t axis) {
   return result;
 }
 
+/// The reduction's axis, or none for a full reduction.
+static std::optional<int64_t> reductionAxis(Operation *op) {
+  if (auto sum = dyn_cast<SumOp>(op))
+    return sum.getNormalizedAxis();
+  if (auto mean = dyn_cast<MeanOp>(op))
+    return mean.getNormalizedAxis();
+  return cast<MaxOp>(op).getNormalizedAxis();
+}
+
+/// Combines an accumulator with one more value.
+static Value combine(Operation *op, OpBuilder &b, Location loc, Value acc,
+                     Value x) {
+  // maximumf propagates NaN, as torch.max does.
+  if (isa<MaxOp>(op))
+    return arith::MaximumFOp::create(b, loc, acc, x);
+  return arith::AddFOp::create(b, loc, acc, x);
+}
+
 void capture::kernels::emitMatmul(MatmulOp op, OpBuilder &b, Location loc,
                                   Value i, ValueRange args) {
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
@@ -57,13 +75,7 @@ void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
                                      Value i, ValueRange args) {
   RankedTensorType input = tensorType(op->getOperand(0));
   RankedTensorType result = tensorType(op->getResult(0));
-  std::optional<int64_t> axis;
-  if (auto sum = dyn_cast<SumOp>(op))
-    axis = sum.getNormalizedAxis();
-  else if (auto mean = dyn_cast<MeanOp>(op))
-    axis = mean.getNormalizedAxis();
-  else
-    axis = cast<MaxOp>(op).getNormalizedAxis();
+  std::optional<int64_t> axis = reductionAxis(op);
   bool isMax = isa<MaxOp>(op);
 
   int64_t count = axis ? input.getDimSize(*axis) : input.getNumElements();
@@ -82,15 +94,69 @@ void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
                       axis ? insertAt(kept, *axis, j)
                            : delinearize(nb, nloc, j, input.getShape());
                   Value x = memref::LoadOp::create(nb, nloc, args[0], inIdx);
-                  // maximumf propagates NaN, as torch.max does.
-                  if (isMax)
-                    return arith::MaximumFOp::create(nb, nloc, acc, x);
-                  return arith::AddFOp::create(nb, nloc, acc, x);
+                  return combine(op, nb, nloc, acc, x);
                 });
   if (isa<MeanOp>(op))
     value = arith::DivFOp::create(b, loc, value,
                                   f32Const(b, loc, static_cast<double>(count)));
   memref::StoreOp::create(b, loc, value, args[1], outIdx);
+}
+
+std::optional<SplitReduction>
+capture::kernels::splitReductionOf(Operation *op) {
+  if (!isa<SumOp, MeanOp, MaxOp>(op) || reductionAxis(op))
+    return std::nullopt;
+  int64_t n = tensorType(op->getOperand(0)).getNumElements();
+  // Up to this many elements one serial loop is as fast as two dispatches.
+  constexpr int64_t serialLimit = 4096, maxParts = 16384;
+  if (n <= serialLimit)
+    return std::nullopt;
+  int64_t chunk = std::max<int64_t>(1024, (n + maxParts - 1) / maxParts);
+  return SplitReduction{chunk, (n + chunk - 1) / chunk};
+}
+
+void capture::kernels::emitPartialReduction(Operation *op, SplitReduction split,
+                                            OpBuilder &b, Location loc, Value i,
+                                            ValueRange args) {
+  RankedTensorType input = tensorType(op->getOperand(0));
+  Value lo = arith::MulIOp::create(b, loc, i, indexConst(b, loc, split.chunk));
+  Value hi = arith::MinSIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, lo, indexConst(b, loc, split.chunk)),
+      indexConst(b, loc, input.getNumElements()));
+  Value init = isa<MaxOp>(op) ? negInfinity(b, loc) : f32Const(b, loc, 0.0);
+  auto loop = scf::ForOp::create(
+      b, loc, lo, hi, indexConst(b, loc, 1), ValueRange{init},
+      [&](OpBuilder &nb, Location nloc, Value j, ValueRange acc) {
+        Value x = memref::LoadOp::create(
+            nb, nloc, args[0], delinearize(nb, nloc, j, input.getShape()));
+        scf::YieldOp::create(nb, nloc,
+                             ValueRange{combine(op, nb, nloc, acc[0], x)});
+      });
+  memref::StoreOp::create(b, loc, loop.getResult(0), args[1], ValueRange{i});
+}
+
+void capture::kernels::emitFinalReduction(Operation *op, SplitReduction split,
+                                          OpBuilder &b, Location loc, Value i,
+                                          ValueRange args) {
+  Value init = isa<MaxOp>(op) ? negInfinity(b, loc) : f32Const(b, loc, 0.0);
+  Value value =
+      foldRange(b, loc, split.parts, init,
+                [&](OpBuilder &nb, Location nloc, Value j, Value acc) -> Value {
+                  Value x =
+                      memref::LoadOp::create(nb, nloc, args[0], ValueRange{j});
+                  return combine(op, nb, nloc, acc, x);
+                });
+  if (isa<MeanOp>(op))
+    value = arith::DivFOp::create(
+        b, loc, value,
+        f32Const(b, loc,
+                 static_cast<double>(
+                     tensorType(op->getOperand(0)).getNumElements())));
+  // The result has one element (rank 0, or all dims 1 with keepdim).
+  SmallVector<Value> zeros(tensorType(op->getResult(0)).getRank(),
+                           indexConst(b, loc, 0));
+  memref::StoreOp::create(b, loc, value, args[1], zeros);
 }
 
 /// The max and the sum of exp(x - max) of the `count` elements `load`
@@ -134,20 +200,16 @@ void capture::kernels::emitSoftmaxRow(Operation *op, OpBuilder &b, Location loc,
   // underflows to 0, so it is not log(softmax).
   Value logSum =
       isa<LogSoftmaxOp>(op) ? math::LogOp::create(b, loc, sum) : Value();
-  scf::ForOp::create(
-      b, loc, indexConst(b, loc, 0), indexConst(b, loc, count),
-      indexConst(b, loc, 1), ValueRange(),
-      [&](OpBuilder &nb, Location nloc, Value j, ValueRange) {
-        Value shifted = arith::SubFOp::create(nb, nloc, load(nb, nloc, j), max);
-        Value y;
-        if (logSum)
-          y = arith::SubFOp::create(nb, nloc, shifted, logSum);
-        else
-          y = arith::DivFOp::create(
-              nb, nloc, math::ExpOp::create(nb, nloc, shifted), sum);
-        memref::StoreOp::create(nb, nloc, y, args[1], insertAt(row, axis, j));
-        scf::YieldOp::create(nb, nloc);
-      });
+  forRange(b, loc, count, [&](OpBuilder &nb, Location nloc, Value j) {
+    Value shifted = arith::SubFOp::create(nb, nloc, load(nb, nloc, j), max);
+    Value y;
+    if (logSum)
+      y = arith::SubFOp::create(nb, nloc, shifted, logSum);
+    else
+      y = arith::DivFOp::create(nb, nloc,
+                                math::ExpOp::create(nb, nloc, shifted), sum);
+    memref::StoreOp::create(nb, nloc, y, args[1], insertAt(row, axis, j));
+  });
 }
 
 void capture::kernels::emitCrossEntropy(CrossEntropyOp op, OpBuilder &b,

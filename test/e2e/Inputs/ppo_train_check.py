@@ -16,7 +16,6 @@ usage: ppo_train_check.py interp|device CAPTURE_AOT RUNNER PPO_TORCH_PY MODEL
            [--nan-at K]... [--inf-at K]...
 """
 import argparse
-import math
 import os
 import re
 import subprocess
@@ -24,6 +23,8 @@ import sys
 
 import numpy as np
 import torch
+
+from train_check_lib import close, compare_history, compare_weights, run_steps
 
 p = argparse.ArgumentParser()
 p.add_argument("mode", choices=["interp", "device"])
@@ -124,10 +125,6 @@ want_hist, want_final = torch_reference()
 failed = False
 
 
-def close(got, want):
-    return abs(got - want) <= max(1e-4 * abs(want), 1e-5)
-
-
 if not schedule:
     # The replica is ppo_torch.py's step: same history, same weights.
     ref_loss, ref_norm = load("loss.npy"), load("grad_norm.npy")
@@ -139,71 +136,36 @@ if not schedule:
     failed |= not same
 
 # The run under test.
-for k, (name, value) in overrides.items():
-    np.save(os.path.join(a.work, "override%d.%s.npy" % (k, name)), value)
-out_dir = os.path.join(a.work, a.mode + "-params")
-state_dir = os.path.join(a.work, a.mode + "-state")
-if a.mode == "device":
-    module = os.path.join(a.work, "ppo.capmod")
-    subprocess.run([a.capture_aot, a.model, "-o", module], check=True)
-    cmd = [a.runner, module, "--entry", "train"]
-else:
-    cmd = [a.runner, a.model, "--entry", "train", "--precision", "f32"]
-cmd += ["--steps", str(a.steps), "--save-params", out_dir]
-for n in INPUTS:
-    cmd += ["--input", "%s=%s" % (n, os.path.join(dump, "input.%s.npy" % n))]
-for n in names:
-    cmd += ["--param", "%s=%s" % (n, os.path.join(dump, "init.%s.npy" % n))]
+extra = []
 for k, v in sorted(lr_at.items()):
-    cmd += ["--lr-at", "%d=%r" % (k, v)]
+    extra += ["--lr-at", "%d=%r" % (k, v)]
 for k, v in sorted(clip_at.items()):
-    cmd += ["--max-grad-norm-at", "%d=%r" % (k, v)]
-for k, (name, _) in sorted(overrides.items()):
-    cmd += ["--input-at", "%d:%s=%s" % (
-        k, name, os.path.join(a.work, "override%d.%s.npy" % (k, name)))]
+    extra += ["--max-grad-norm-at", "%d=%r" % (k, v)]
+for k, (name, value) in sorted(overrides.items()):
+    path = os.path.join(a.work, "override%d.%s.npy" % (k, name))
+    np.save(path, value)
+    extra += ["--input-at", "%d:%s=%s" % (k, name, path)]
+state_dir = os.path.join(a.work, a.mode + "-state")
 if refused:
-    cmd += ["--keep-going", "--dump-state", state_dir]
-run = subprocess.run(cmd, capture_output=True, text=True)
+    extra += ["--keep-going", "--dump-state", state_dir]
+run = run_steps(a.mode, a.capture_aot, a.runner, a.model, a.work, a.steps,
+                {n: os.path.join(dump, "input.%s.npy" % n) for n in INPUTS},
+                {n: os.path.join(dump, "init.%s.npy" % n) for n in names},
+                extra)
 if run.returncode != (1 if refused else 0):
     print("%s exited with %d:\n%s%s" % (a.mode, run.returncode, run.stdout,
                                         run.stderr))
     sys.exit(1)
 
-for k, (want_loss, want_norm) in enumerate(want_hist, 1):
-    if k in refused:
-        m = re.search(r"^step %d: update not applied: (.*)$" % k, run.stdout,
-                      re.M)
-        kind = "nan" if k in a.nan_at else "inf"
-        ok = bool(m) and (" is " + kind) in m.group(1)
-        print("%s step %d refused (grad_norm %s): %s"
-              % (a.mode, k, kind, "ok" if ok else "FAIL: " + run.stdout))
-        failed |= not ok
-        continue
-    m = re.search(r"^step %d: loss=(\S+) grad_norm=(\S+)$" % k, run.stdout,
-                  re.M)
-    if not m:
-        print("%s: no line for step %d in:\n%s" % (a.mode, k, run.stdout))
-        sys.exit(1)
-    for what, got, want in [("loss", float(m.group(1)), want_loss),
-                            ("grad_norm", float(m.group(2)), want_norm)]:
-        ok = close(got, want)
-        failed |= not ok
-        if not ok or k == a.steps:
-            print("%s step %d %s: capture %.7g, torch %.7g: %s"
-                  % (a.mode, k, what, got, want, "ok" if ok else "FAIL"))
-
-worst = 0.0
-for n in names:
-    got = np.load(os.path.join(out_dir, n + ".npy"))
-    want = want_final[n]
-    excess = np.abs(got - want) - np.maximum(1e-4 * np.abs(want), 1e-5)
-    worst = max(worst, float(np.max(np.abs(got - want))))
-    if np.any(excess > 0):
-        failed = True
-        print("%s final %s: max |diff| %.3g: FAIL" % (a.mode, n,
-                                                     np.max(np.abs(got - want))))
-print("%s final weights after %d steps (max |diff| %.2g): %s"
-      % (a.mode, a.steps, worst, "FAIL" if failed else "ok"))
+for k in sorted(refused):
+    m = re.search(r"^step %d: update not applied: (.*)$" % k, run.stdout, re.M)
+    kind = "nan" if k in a.nan_at else "inf"
+    ok = bool(m) and (" is " + kind) in m.group(1)
+    print("%s step %d refused (grad_norm %s): %s"
+          % (a.mode, k, kind, "ok" if ok else "FAIL: " + run.stdout))
+    failed |= not ok
+failed |= not compare_history(a.mode, run.stdout, want_hist, refused)
+failed |= not compare_weights(a.mode, a.work, a.steps, want_final)
 
 # A refused step leaves weights, moments and t exactly as they were.
 for k in sorted(refused):

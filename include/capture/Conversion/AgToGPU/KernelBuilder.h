@@ -7,6 +7,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
+
 namespace capture {
 
 /// Builds one `gpu.func` kernel per distinct ag compute op (same op, shapes
@@ -27,6 +29,20 @@ public:
 
   /// Returns the kernel copying a tensor of `type` (argument 0 to 1).
   mlir::gpu::GPUFuncOp getOrCreateCopy(mlir::RankedTensorType type);
+
+  /// For a full reduction of a large tensor, its two-pass form: the first
+  /// pass (input -> `parts` partials, `parts` work items) and the second
+  /// (partials -> result, one work item), with the number of partials;
+  /// none when `op` runs as one kernel.
+  struct TwoPass {
+    /// input -> partials.
+    mlir::gpu::GPUFuncOp partial;
+    /// partials -> result.
+    mlir::gpu::GPUFuncOp final;
+    /// Number of partials (f32).
+    int64_t parts;
+  };
+  std::optional<TwoPass> getOrCreateTwoPass(mlir::Operation *op);
 
   /// Returns the AdamW kernel of a pack of `size` elements. Arguments: flat
   /// gradients, grad_norm, the 7 hyperparameters, then the parameters and
