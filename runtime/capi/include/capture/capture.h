@@ -1,0 +1,392 @@
+//===- capture.h - C API of the Capture Vulkan runtime ------------*- C -*-===//
+//
+// A C99 interface over capture::rt (runtime/include/capture/rt), for C
+// programs and for other languages through their FFI. See docs/c-api.md.
+//
+// Conventions:
+// - Every function that can fail returns a capture_status: NULL on success,
+//   else an error object the caller owns and frees with capture_status_free.
+//   capture_status_code tells errors apart, capture_status_message says what
+//   was expected and what was found. Ignoring a status leaks it.
+// - Handles (capture_device, capture_device_list, capture_module) are opaque;
+//   create functions write a new handle to an out-parameter (left untouched
+//   on error) and the caller destroys it with the matching _destroy function,
+//   which accepts NULL.
+// - A NULL handle, a NULL pointer argument (except where documented) or an
+//   unknown name is an error status, never a crash. A destroyed or otherwise
+//   invalid non-NULL handle cannot be detected.
+// - Strings and shapes returned through info structs belong to the object
+//   they describe and stay valid until it is destroyed.
+// - Sizes are in bytes; element data is little-endian, C (row-major) order.
+// - No global state: every object is independent. A module is not
+//   thread-safe (one call at a time per module); modules sharing a device may
+//   be used from different threads.
+// - No C++ exception crosses this API; an allocation failure inside a call
+//   returns a CAPTURE_STATUS_OUT_OF_MEMORY status.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_CAPTURE_H
+#define CAPTURE_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Exported from the shared build (CAPTURE_RT_C_SHARED), which hides the
+// runtime's C++ symbols.
+#if defined(__GNUC__)
+#define CAPTURE_API __attribute__((visibility("default")))
+#else
+#define CAPTURE_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===--- Status -----------------------------------------------------------===//
+
+/// What kind of error a status is; CAPTURE_STATUS_OK only for NULL.
+typedef enum capture_code {
+  /// Success (the NULL status).
+  CAPTURE_STATUS_OK = 0,
+  /// Any other failure: loading, a Vulkan call, a device-side read.
+  CAPTURE_STATUS_ERROR = 1,
+  /// A NULL handle or pointer, an index out of range, a buffer of the wrong
+  /// size, a wrong dtype or shape, a value the runtime refuses.
+  CAPTURE_STATUS_INVALID_ARGUMENT = 2,
+  /// An unknown entry, input, output, weight or probe name.
+  CAPTURE_STATUS_NOT_FOUND = 3,
+  /// A training step whose gradient norm was not finite: the AdamW update was
+  /// not applied (weights, moments and the step counter are unchanged), no
+  /// output was written, and the next step works normally.
+  CAPTURE_STATUS_UPDATE_REFUSED = 4,
+  /// An allocation failed inside the call.
+  CAPTURE_STATUS_OUT_OF_MEMORY = 5
+} capture_code;
+
+/// An error, owned by the caller; NULL means success.
+typedef struct capture_status_s *capture_status;
+
+/// The kind of `status`: CAPTURE_STATUS_OK for NULL.
+CAPTURE_API capture_code capture_status_code(capture_status status);
+
+/// The message of `status`: the function, then what was expected and what
+/// was found ("out of memory" for CAPTURE_STATUS_OUT_OF_MEMORY); "" for
+/// NULL. Valid until the status is freed.
+CAPTURE_API const char *capture_status_message(capture_status status);
+
+/// Frees `status`; NULL is a no-op.
+CAPTURE_API void capture_status_free(capture_status status);
+
+//===--- Shared types -----------------------------------------------------===//
+
+/// Element types (capture_tensor_info::dtype, capture_tensor_view::dtype).
+typedef enum capture_dtype {
+  CAPTURE_DTYPE_F32 = 0, ///< 32-bit IEEE float
+  CAPTURE_DTYPE_I32 = 1  ///< 32-bit signed integer
+} capture_dtype;
+
+/// Kinds of entries (capture_module_entry_kind).
+typedef enum capture_entry_kind {
+  CAPTURE_ENTRY_FORWARD = 0, ///< inputs -> outputs
+  CAPTURE_ENTRY_TRAIN = 1    ///< one training step: loss, then AdamW
+} capture_entry_kind;
+
+/// Bits of capture_tensor_info::flags.
+enum {
+  /// An input of a training entry that the runtime fills (hyperparameters,
+  /// clip limit): capture_module_run refuses it.
+  CAPTURE_TENSOR_FILLED_BY_RUNTIME = 1,
+  /// A weight that training updates.
+  CAPTURE_TENSOR_TRAINABLE = 2
+};
+
+/// The description of an input, output, probe or weight. Pointers belong to
+/// the module and stay valid until it is destroyed.
+typedef struct capture_tensor_info {
+  /// Name, as written in the module file.
+  const char *name;
+  /// A capture_dtype.
+  int32_t dtype;
+  /// Number of dimensions; 0 for a scalar.
+  int32_t rank;
+  /// `rank` dimensions, outermost first (may be NULL when rank is 0).
+  const int64_t *shape;
+  /// Bytes of data: product(shape) * 4.
+  size_t byte_size;
+  /// CAPTURE_TENSOR_* bits.
+  uint32_t flags;
+} capture_tensor_info;
+
+/// A caller-owned tensor passed to capture_module_run or
+/// capture_module_set_param. Every field is checked against the module's
+/// description: name, dtype, rank, shape (may be NULL when rank is 0) and
+/// byte_size (which must equal the described size). Inputs are only read
+/// through `data`; outputs are written to it.
+typedef struct capture_tensor_view {
+  const char *name;     ///< input, output or weight name
+  int32_t dtype;        ///< a capture_dtype
+  int32_t rank;         ///< number of dimensions; 0 for a scalar
+  const int64_t *shape; ///< `rank` dimensions, outermost first
+  void *data;           ///< `byte_size` bytes, owned by the caller
+  size_t byte_size;     ///< product(shape) * 4
+} capture_tensor_view;
+
+/// AdamW hyperparameters, named as torch.optim.AdamW names them.
+typedef struct capture_adamw {
+  float lr;           ///< learning rate, finite and >= 0
+  float beta1;        ///< first moment decay, in [0, 1)
+  float beta2;        ///< second moment decay, in [0, 1)
+  float eps;          ///< added to the denominator, > 0
+  float weight_decay; ///< decoupled weight decay, >= 0
+} capture_adamw;
+
+/// The optimizer state of a training entry (capture_module_train_state).
+typedef struct capture_train_state {
+  /// Updates applied so far (t); the next step is step t + 1.
+  uint64_t step;
+  /// Steps refused since load because the gradient norm was not finite.
+  uint64_t refused_steps;
+  /// The hyperparameters the next step uses.
+  capture_adamw adamw;
+  /// 1 when the entry clips gradients, else 0.
+  int32_t clips;
+  /// The clip limit the next step uses; 0 when `clips` is 0.
+  float max_grad_norm;
+  /// Number of f32 values in each AdamW moment (capture_module_read_moments
+  /// wants moment_count * 4 bytes per moment).
+  size_t moment_count;
+} capture_train_state;
+
+//===--- Devices ----------------------------------------------------------===//
+
+/// Device types (capture_device_info::type).
+typedef enum capture_device_type {
+  CAPTURE_DEVICE_CPU = 0, ///< e.g. lavapipe
+  CAPTURE_DEVICE_DISCRETE_GPU = 1,
+  CAPTURE_DEVICE_INTEGRATED_GPU = 2,
+  CAPTURE_DEVICE_VIRTUAL_GPU = 3,
+  CAPTURE_DEVICE_OTHER = 4
+} capture_device_type;
+
+/// A physical device. Strings belong to the list or device it came from.
+typedef struct capture_device_info {
+  /// Index in Vulkan enumeration order (what a numeric selector means).
+  uint32_t index;
+  /// Device name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+  const char *name;
+  /// A capture_device_type.
+  int32_t type;
+  /// "cpu", "discrete-gpu", "integrated-gpu", "virtual-gpu" or "other".
+  const char *type_name;
+  /// Supported Vulkan version (VK_MAKE_API_VERSION packing).
+  uint32_t api_version;
+  /// 1 when it has a compute queue (else no module can run on it).
+  int32_t has_compute;
+} capture_device_info;
+
+/// The physical devices the Vulkan loader saw, captured once.
+typedef struct capture_device_list_s capture_device_list;
+
+/// A Vulkan instance, logical device and compute queue.
+typedef struct capture_device_s capture_device;
+
+/// Enumerates the physical devices into a new list (`*out_list`). Errors:
+/// no Vulkan driver (the message says how to install lavapipe).
+CAPTURE_API capture_status
+capture_device_list_create(capture_device_list **out_list);
+
+/// Number of devices in `list`.
+CAPTURE_API capture_status
+capture_device_list_count(const capture_device_list *list, size_t *out_count);
+
+/// Device `index` of `list`; an index >= the count is
+/// CAPTURE_STATUS_INVALID_ARGUMENT. Strings live as long as `list`.
+CAPTURE_API capture_status capture_device_list_info(
+    const capture_device_list *list, size_t index, capture_device_info *out);
+
+/// Destroys `list`; NULL is a no-op.
+CAPTURE_API void capture_device_list_destroy(capture_device_list *list);
+
+/// Creates a device. `selector` is an index, "cpu" / "lavapipe" /
+/// "llvmpipe", "gpu" or a case-insensitive substring of the device name;
+/// NULL or "" picks env CAPTURE_DEVICE, else the first discrete GPU, else
+/// integrated, virtual, other, else the CPU device. Env CAPTURE_VALIDATION=1
+/// enables the validation layer. Errors: no driver, no matching device (the
+/// message lists every device seen).
+CAPTURE_API capture_status capture_device_create(const char *selector,
+                                                 capture_device **out_device);
+
+/// The physical device `device` runs on; strings live as long as `device`.
+CAPTURE_API capture_status capture_device_get_info(const capture_device *device,
+                                                   capture_device_info *out);
+
+/// Releases `device`; NULL is a no-op. Modules loaded on it keep the Vulkan
+/// device alive until they are destroyed too.
+CAPTURE_API void capture_device_destroy(capture_device *device);
+
+//===--- Modules ----------------------------------------------------------===//
+
+/// A loaded .capmod module: pipelines, buffers, recorded entries.
+typedef struct capture_module_s capture_module;
+
+/// Reads, verifies and loads the module file at `path` on `device`.
+/// Errors: unreadable file, a file that does not verify (the message names
+/// the bad field), a device that cannot run it, a failing Vulkan call.
+CAPTURE_API capture_status capture_module_load_file(
+    capture_device *device, const char *path, capture_module **out_module);
+
+/// Verifies and loads a module file held in memory (`size` bytes at
+/// `data`, copied: the caller may free them on return). Errors as
+/// capture_module_load_file.
+CAPTURE_API capture_status
+capture_module_load_bytes(capture_device *device, const void *data, size_t size,
+                          capture_module **out_module);
+
+/// Destroys `module` and every Vulkan object it created; NULL is a no-op.
+CAPTURE_API void capture_module_destroy(capture_module *module);
+
+/// Number of entries of `module`.
+CAPTURE_API capture_status
+capture_module_entry_count(const capture_module *module, size_t *out_count);
+
+/// Name of entry `index` (file order); valid as long as `module`.
+CAPTURE_API capture_status capture_module_entry_name(
+    const capture_module *module, size_t index, const char **out_name);
+
+/// The capture_entry_kind of entry `entry`.
+CAPTURE_API capture_status capture_module_entry_kind(
+    const capture_module *module, const char *entry, int32_t *out_kind);
+
+/// Number of inputs of entry `entry`, including the inputs a training entry's
+/// runtime fills (flag CAPTURE_TENSOR_FILLED_BY_RUNTIME).
+CAPTURE_API capture_status capture_module_input_count(
+    const capture_module *module, const char *entry, size_t *out_count);
+
+/// Input `index` of entry `entry`, in declaration order.
+CAPTURE_API capture_status
+capture_module_input_info(const capture_module *module, const char *entry,
+                          size_t index, capture_tensor_info *out);
+
+/// Number of outputs of entry `entry` (a training entry's loss first).
+CAPTURE_API capture_status capture_module_output_count(
+    const capture_module *module, const char *entry, size_t *out_count);
+
+/// Output `index` of entry `entry`, in declaration order.
+CAPTURE_API capture_status
+capture_module_output_info(const capture_module *module, const char *entry,
+                           size_t index, capture_tensor_info *out);
+
+/// Number of probes (intermediates readable after a replay) of `entry`.
+CAPTURE_API capture_status capture_module_probe_count(
+    const capture_module *module, const char *entry, size_t *out_count);
+
+/// Probe `index` of entry `entry`.
+CAPTURE_API capture_status
+capture_module_probe_info(const capture_module *module, const char *entry,
+                          size_t index, capture_tensor_info *out);
+
+/// Number of weights of `module`.
+CAPTURE_API capture_status
+capture_module_weight_count(const capture_module *module, size_t *out_count);
+
+/// Weight `index` of `module`; flags has CAPTURE_TENSOR_TRAINABLE when
+/// training updates it.
+CAPTURE_API capture_status capture_module_weight_info(
+    const capture_module *module, size_t index, capture_tensor_info *out);
+
+/// Replays entry `entry` as one queue submission.
+///
+/// `inputs` (n_inputs views) must give every input of the entry exactly once,
+/// except the ones flagged CAPTURE_TENSOR_FILLED_BY_RUNTIME, which must not
+/// be given. `outputs` (n_outputs views, any subset of the entry's outputs,
+/// each at most once) receive copies of those outputs; the rest are dropped.
+/// Either array may be NULL when its count is 0. Every view is checked before
+/// anything runs (name, dtype, rank, shape, byte_size, non-NULL data when
+/// byte_size > 0); a mismatch is CAPTURE_STATUS_INVALID_ARGUMENT naming the
+/// tensor, the expected and the given value, an unknown name
+/// CAPTURE_STATUS_NOT_FOUND. Output buffers are written only on success.
+///
+/// For a training entry, one step (the outputs are forward values from before
+/// the update). A non-finite gradient norm returns
+/// CAPTURE_STATUS_UPDATE_REFUSED: the update was not applied, nothing was
+/// written to the outputs, the next call works normally.
+CAPTURE_API capture_status
+capture_module_run(capture_module *module, const char *entry,
+                   const capture_tensor_view *inputs, size_t n_inputs,
+                   const capture_tensor_view *outputs, size_t n_outputs);
+
+/// Replaces the value of the weight named `value->name`; dtype, shape and
+/// byte_size must match its capture_tensor_info. One upload submit.
+CAPTURE_API capture_status capture_module_set_param(
+    capture_module *module, const capture_tensor_view *value);
+
+/// Copies the current value of weight `name` into `data` (`byte_size` must
+/// equal the weight's byte_size). One read-back submit.
+CAPTURE_API capture_status capture_module_get_param(capture_module *module,
+                                                    const char *name,
+                                                    void *data,
+                                                    size_t byte_size);
+
+/// Copies probe `probe` of entry `entry`, as the last replay left it, into
+/// `data` (`byte_size` must equal the probe's byte_size). CAPTURE_STATUS_ERROR
+/// when the last replay was of another entry (which may have overwritten it),
+/// failed, or there was none.
+CAPTURE_API capture_status capture_module_read_probe(capture_module *module,
+                                                     const char *entry,
+                                                     const char *probe,
+                                                     void *data,
+                                                     size_t byte_size);
+
+/// Number of entry command buffers recorded since load (one per entry; stays
+/// constant while replaying and changing hyperparameters).
+CAPTURE_API capture_status
+capture_module_record_count(const capture_module *module, uint64_t *out_count);
+
+//===--- Training (entries of kind CAPTURE_ENTRY_TRAIN) -------------------===//
+// On a forward entry each of these is CAPTURE_STATUS_INVALID_ARGUMENT. The
+// setters only change what the next steps write into their inputs: the
+// recorded command buffer is never re-recorded.
+
+/// Sets the learning rate of the next steps of `entry`; finite and >= 0.
+CAPTURE_API capture_status capture_module_set_learning_rate(
+    capture_module *module, const char *entry, float lr);
+
+/// Sets the gradient clipping limit of the next steps of `entry`; finite and
+/// > 0. An error for an entry compiled without clipping.
+CAPTURE_API capture_status capture_module_set_max_grad_norm(
+    capture_module *module, const char *entry, float max_grad_norm);
+
+/// Sets every AdamW hyperparameter of `entry`, with the loader's rules (see
+/// capture_adamw). Nothing changes on error.
+CAPTURE_API capture_status capture_module_set_adamw(capture_module *module,
+                                                    const char *entry,
+                                                    const capture_adamw *adamw);
+
+/// Sets the step counter t of `entry` (the next step uses the bias
+/// corrections of step t + 1), e.g. to resume from weights restored with
+/// capture_module_set_param. The moments cannot be set: they keep their
+/// values (zero after load).
+CAPTURE_API capture_status capture_module_set_train_step(capture_module *module,
+                                                         const char *entry,
+                                                         uint64_t step);
+
+/// The step counter, refused steps and hyperparameters of `entry`.
+CAPTURE_API capture_status capture_module_train_state(
+    const capture_module *module, const char *entry, capture_train_state *out);
+
+/// Reads both AdamW moments of `entry` back from the device, bit for bit, as
+/// f32 arrays of capture_train_state::moment_count values: element i belongs
+/// to the i-th f32 of the entry's flat parameter range. `m` (torch's exp_avg)
+/// and `v` (exp_avg_sq) must each hold `byte_size` = moment_count * 4 bytes.
+CAPTURE_API capture_status capture_module_read_moments(capture_module *module,
+                                                       const char *entry,
+                                                       void *m, void *v,
+                                                       size_t byte_size);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CAPTURE_CAPTURE_H

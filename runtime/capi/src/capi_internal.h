@@ -1,0 +1,158 @@
+//===- capi_internal.h - Handles and shared checks of the C API -*- C++ -*-===//
+//
+// The objects behind the opaque C handles, and the checks every public
+// function shares. Each public function checks its handles and pointers,
+// then every argument it can check against the module's description (names,
+// dtypes, shapes, buffer sizes) before calling into capture::rt, so that
+// what the caller got wrong has its own status code and nothing runs on a
+// bad call.
+//
+// capture::rt reports errors through Status and never throws, but the
+// standard containers may throw std::bad_alloc; `guard` turns that into a
+// status so that no exception unwinds into a C caller.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_CAPI_INTERNAL_H
+#define CAPTURE_CAPI_INTERNAL_H
+
+#include "capture/capture.h"
+
+#include "capture/rt/device.h"
+#include "capture/rt/module.h"
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct capture_status_s {
+  /// Never CAPTURE_STATUS_OK: success is NULL.
+  capture_code code;
+  /// "<function>: <what was expected and found>".
+  std::string message;
+};
+
+struct capture_device_list_s {
+  /// The devices, as enumerated at creation.
+  std::vector<capture::rt::DeviceInfo> infos;
+};
+
+struct capture_device_s {
+  /// Shared with every module loaded on it.
+  std::shared_ptr<capture::rt::Device> device;
+};
+
+struct capture_module_s {
+  /// Never null.
+  std::unique_ptr<capture::rt::Module> module;
+};
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define CAPTURE_CAPI_EXCEPTIONS 1
+#else
+#define CAPTURE_CAPI_EXCEPTIONS 0
+#endif
+
+namespace capture::capi {
+
+/// The status returned when allocating a status fails: static, immutable
+/// and never freed (capture_status_free recognizes it).
+capture_status_s *outOfMemoryStatus();
+
+/// A new status with message `fn + ": " + message`; never throws.
+capture_status fail(capture_code code, const char *fn,
+                    const std::string &message) noexcept;
+
+/// Runs `body`, a public function's implementation; catches what the C++
+/// standard library may throw (allocation failures) at the C boundary.
+template <typename Body>
+capture_status guard(const char *fn, Body &&body) noexcept {
+#if CAPTURE_CAPI_EXCEPTIONS
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return outOfMemoryStatus();
+  } catch (const std::exception &e) {
+    return fail(CAPTURE_STATUS_ERROR, fn,
+                std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(CAPTURE_STATUS_ERROR, fn, "internal error: unknown exception");
+  }
+#else
+  (void)fn;
+  return body();
+#endif
+}
+
+/// The error of a C++ call as a status of kind `code`; NULL on success.
+capture_status fromStatus(const char *fn, const rt::Status &s,
+                          capture_code code = CAPTURE_STATUS_ERROR);
+
+/// CAPTURE_STATUS_INVALID_ARGUMENT: "<what> is NULL".
+capture_status nullArg(const char *fn, const char *what);
+
+/// Returns a NULL-argument status naming parameter `ptr` when it is NULL.
+#define CAPTURE_CHECK_NOT_NULL(fn, ptr)                                        \
+  do {                                                                         \
+    if (!(ptr))                                                                \
+      return ::capture::capi::nullArg(fn, #ptr);                               \
+  } while (false)
+
+/// Whether input `name` of `entry` is one the runtime fills (training).
+bool isRuntimeFilled(const rt::EntryDesc &entry, const std::string &name);
+
+/// "'x' [2, 4] (f32), 'b' [2, 4] (f32)", or "none"; without the inputs the
+/// runtime fills when `skipRuntimeFilledOf` is given.
+std::string describeSlots(const std::vector<rt::TensorSlotDesc> &slots,
+                          const rt::EntryDesc *skipRuntimeFilledOf = nullptr);
+
+/// Entry `name` of `module`, or null with CAPTURE_STATUS_NOT_FOUND in `err`.
+const rt::EntryDesc *findEntry(const char *fn, const rt::Module &module,
+                               const char *name, capture_status &err);
+
+/// Training entry `name`, or null with a status in `err`: NOT_FOUND, or
+/// INVALID_ARGUMENT for a forward entry.
+const rt::EntryDesc *findTrainEntry(const char *fn, const rt::Module &module,
+                                    const char *name, capture_status &err);
+
+/// Weight `name` of `module`, or null with NOT_FOUND in `err`.
+const rt::WeightDesc *findWeight(const char *fn, const rt::Module &module,
+                                 const char *name, capture_status &err);
+
+/// Index of slot `name` in `slots`, or slots.size().
+size_t slotIndex(const std::vector<rt::TensorSlotDesc> &slots,
+                 const char *name);
+
+/// Fills `out`; the pointers point into the module's description.
+void fillInfo(capture_tensor_info *out, const std::string &name,
+              rt::DType dtype, const std::vector<int64_t> &shape, uint64_t size,
+              uint32_t flags);
+
+/// Checks view `v` (called `what` in messages) against a description:
+/// dtype, rank, shape, byte size, data. Its name is the caller's to check.
+capture_status checkView(const char *fn, const std::string &what,
+                         const capture_tensor_view &v, rt::DType dtype,
+                         const std::vector<int64_t> &shape, uint64_t size);
+
+/// Checks a caller buffer that is to receive `size` bytes.
+capture_status checkBuffer(const char *fn, const std::string &what,
+                           const void *data, size_t byteSize, uint64_t size);
+
+/// Matches the caller's views to `slots` (the inputs or the outputs of
+/// `entry`, `kind` "input" or "output"): known names, each at most once,
+/// checked shapes and sizes; for inputs also none that the runtime fills and
+/// none missing. `given[j]` becomes the view for slot j, or null.
+capture_status matchViews(const char *fn, const rt::EntryDesc &entry,
+                          const std::vector<rt::TensorSlotDesc> &slots,
+                          const char *kind, const capture_tensor_view *views,
+                          size_t n,
+                          std::vector<const capture_tensor_view *> &given);
+
+/// INVALID_ARGUMENT unless index < count; `what` names the list.
+capture_status checkIndex(const char *fn, const std::string &what, size_t index,
+                          size_t count);
+
+} // namespace capture::capi
+
+#endif // CAPTURE_CAPI_INTERNAL_H

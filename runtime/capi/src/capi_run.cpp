@@ -1,0 +1,280 @@
+//===- capi_run.cpp - The C API: replays, weights, probes, training -------===//
+
+#include "capi_internal.h"
+
+#include <cstring>
+
+using namespace capture::rt;
+using namespace capture::capi;
+
+capture_status capture_module_run(capture_module *module, const char *entry,
+                                  const capture_tensor_view *inputs,
+                                  size_t n_inputs,
+                                  const capture_tensor_view *outputs,
+                                  size_t n_outputs) {
+  const char *fn = "capture_module_run";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, entry);
+    if (n_inputs)
+      CAPTURE_CHECK_NOT_NULL(fn, inputs);
+    if (n_outputs)
+      CAPTURE_CHECK_NOT_NULL(fn, outputs);
+    Module &m = *module->module;
+    capture_status err = nullptr;
+    const EntryDesc *e = findEntry(fn, m, entry, err);
+    if (!e)
+      return err;
+    std::vector<const capture_tensor_view *> givenIn, givenOut;
+    if (capture_status s =
+            matchViews(fn, *e, e->inputs, "input", inputs, n_inputs, givenIn))
+      return s;
+    if (capture_status s = matchViews(fn, *e, e->outputs, "output", outputs,
+                                      n_outputs, givenOut))
+      return s;
+
+    std::vector<NamedTensor> named;
+    named.reserve(n_inputs);
+    for (size_t j = 0; j < e->inputs.size(); ++j)
+      if (const capture_tensor_view *v = givenIn[j])
+        named.push_back(
+            {e->inputs[j].name,
+             HostTensor::fromRaw(e->inputs[j].dtype, e->inputs[j].shape,
+                                 v->data, v->byte_size)});
+
+    // The C++ API reports a refused step as an error like any other; the
+    // refusal counter, which moves only then, tells them apart.
+    uint64_t refusedBefore = 0;
+    if (e->train)
+      refusedBefore = m.trainState(e->name).value().refusedSteps;
+    Result<std::vector<NamedTensor>> result = m.run(e->name, named);
+    if (result.isError()) {
+      bool refused = e->train &&
+                     m.trainState(e->name).value().refusedSteps > refusedBefore;
+      return fromStatus(fn, result.status(),
+                        refused ? CAPTURE_STATUS_UPDATE_REFUSED
+                                : CAPTURE_STATUS_ERROR);
+    }
+    // run() returns the outputs in declaration order, sized as declared;
+    // checked anyway, as a memcpy must never read past them.
+    const std::vector<NamedTensor> &values = result.value();
+    if (values.size() != e->outputs.size())
+      return fail(CAPTURE_STATUS_ERROR, fn,
+                  "internal error: entry '" + e->name + "' returned " +
+                      std::to_string(values.size()) + " outputs, expected " +
+                      std::to_string(e->outputs.size()));
+    for (size_t j = 0; j < values.size(); ++j)
+      if (givenOut[j] && values[j].tensor.data.size() != givenOut[j]->byte_size)
+        return fail(CAPTURE_STATUS_ERROR, fn,
+                    "internal error: output '" + values[j].name + "' has " +
+                        std::to_string(values[j].tensor.data.size()) +
+                        " bytes, expected " +
+                        std::to_string(givenOut[j]->byte_size));
+    for (size_t j = 0; j < values.size(); ++j)
+      if (const capture_tensor_view *v = givenOut[j])
+        if (v->byte_size)
+          std::memcpy(v->data, values[j].tensor.data.data(), v->byte_size);
+    return nullptr;
+  });
+}
+
+capture_status capture_module_set_param(capture_module *module,
+                                        const capture_tensor_view *value) {
+  const char *fn = "capture_module_set_param";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, value);
+    if (!value->name)
+      return nullArg(fn, "value->name");
+    capture_status err = nullptr;
+    const WeightDesc *w = findWeight(fn, *module->module, value->name, err);
+    if (!w)
+      return err;
+    if (capture_status s = checkView(fn, "weight '" + w->name + "'", *value,
+                                     w->dtype, w->shape, w->size))
+      return s;
+    return fromStatus(
+        fn, module->module->setParam(
+                w->name, HostTensor::fromRaw(w->dtype, w->shape, value->data,
+                                             value->byte_size)));
+  });
+}
+
+capture_status capture_module_get_param(capture_module *module,
+                                        const char *name, void *data,
+                                        size_t byte_size) {
+  const char *fn = "capture_module_get_param";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, name);
+    capture_status err = nullptr;
+    const WeightDesc *w = findWeight(fn, *module->module, name, err);
+    if (!w)
+      return err;
+    if (capture_status s = checkBuffer(fn, "weight '" + w->name + "'", data,
+                                       byte_size, w->size))
+      return s;
+    Result<HostTensor> t = module->module->getParam(w->name);
+    if (t.isError())
+      return fromStatus(fn, t.status());
+    if (byte_size)
+      std::memcpy(data, t->data.data(), byte_size);
+    return nullptr;
+  });
+}
+
+capture_status capture_module_read_probe(capture_module *module,
+                                         const char *entry, const char *probe,
+                                         void *data, size_t byte_size) {
+  const char *fn = "capture_module_read_probe";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, entry);
+    CAPTURE_CHECK_NOT_NULL(fn, probe);
+    capture_status err = nullptr;
+    const EntryDesc *e = findEntry(fn, *module->module, entry, err);
+    if (!e)
+      return err;
+    size_t j = slotIndex(e->probes, probe);
+    if (j == e->probes.size())
+      return fail(CAPTURE_STATUS_NOT_FOUND, fn,
+                  "entry '" + e->name + "' has no probe '" + probe +
+                      "'; its probes: " + describeSlots(e->probes));
+    const TensorSlotDesc &slot = e->probes[j];
+    if (capture_status s = checkBuffer(fn, "probe '" + slot.name + "'", data,
+                                       byte_size, slot.size))
+      return s;
+    Result<HostTensor> t = module->module->readProbe(e->name, slot.name);
+    if (t.isError())
+      return fromStatus(fn, t.status());
+    if (byte_size)
+      std::memcpy(data, t->data.data(), byte_size);
+    return nullptr;
+  });
+}
+
+capture_status capture_module_record_count(const capture_module *module,
+                                           uint64_t *out_count) {
+  const char *fn = "capture_module_record_count";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, out_count);
+    *out_count = module->module->recordCount();
+    return nullptr;
+  });
+}
+
+//===--- Training ---------------------------------------------------------===//
+
+namespace {
+
+/// Shared shape of the training setters: checks, finds the training entry,
+/// then applies `set`, whose errors are value checks (INVALID_ARGUMENT).
+template <typename Set>
+capture_status trainSetter(const char *fn, capture_module *module,
+                           const char *entry, Set &&set) {
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, entry);
+    capture_status err = nullptr;
+    const EntryDesc *e = findTrainEntry(fn, *module->module, entry, err);
+    if (!e)
+      return err;
+    return fromStatus(fn, set(*module->module, e->name),
+                      CAPTURE_STATUS_INVALID_ARGUMENT);
+  });
+}
+
+} // namespace
+
+capture_status capture_module_set_learning_rate(capture_module *module,
+                                                const char *entry, float lr) {
+  return trainSetter("capture_module_set_learning_rate", module, entry,
+                     [&](Module &m, const std::string &e) {
+                       return m.setLearningRate(e, lr);
+                     });
+}
+
+capture_status capture_module_set_max_grad_norm(capture_module *module,
+                                                const char *entry,
+                                                float max_grad_norm) {
+  return trainSetter("capture_module_set_max_grad_norm", module, entry,
+                     [&](Module &m, const std::string &e) {
+                       return m.setMaxGradNorm(e, max_grad_norm);
+                     });
+}
+
+capture_status capture_module_set_adamw(capture_module *module,
+                                        const char *entry,
+                                        const capture_adamw *adamw) {
+  const char *fn = "capture_module_set_adamw";
+  return trainSetter(fn, module, entry, [&](Module &m, const std::string &e) {
+    if (!adamw)
+      return Status::error("adamw is NULL");
+    return m.setAdamW(e, AdamWDesc{adamw->lr, adamw->beta1, adamw->beta2,
+                                   adamw->eps, adamw->weight_decay});
+  });
+}
+
+capture_status capture_module_set_train_step(capture_module *module,
+                                             const char *entry, uint64_t step) {
+  return trainSetter(
+      "capture_module_set_train_step", module, entry,
+      [&](Module &m, const std::string &e) { return m.setTrainStep(e, step); });
+}
+
+capture_status capture_module_train_state(const capture_module *module,
+                                          const char *entry,
+                                          capture_train_state *out) {
+  const char *fn = "capture_module_train_state";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, entry);
+    CAPTURE_CHECK_NOT_NULL(fn, out);
+    capture_status err = nullptr;
+    const EntryDesc *e = findTrainEntry(fn, *module->module, entry, err);
+    if (!e)
+      return err;
+    Result<TrainState> state = module->module->trainState(e->name);
+    if (state.isError())
+      return fromStatus(fn, state.status());
+    const AdamWDesc &a = state->adamw;
+    out->step = state->step;
+    out->refused_steps = state->refusedSteps;
+    out->adamw = capture_adamw{a.lr, a.beta1, a.beta2, a.eps, a.weightDecay};
+    out->clips = state->maxGradNorm ? 1 : 0;
+    out->max_grad_norm = state->maxGradNorm.value_or(0.0f);
+    out->moment_count = static_cast<size_t>(e->train->moment1.size / 4);
+    return nullptr;
+  });
+}
+
+capture_status capture_module_read_moments(capture_module *module,
+                                           const char *entry, void *m, void *v,
+                                           size_t byte_size) {
+  const char *fn = "capture_module_read_moments";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, entry);
+    capture_status err = nullptr;
+    const EntryDesc *e = findTrainEntry(fn, *module->module, entry, err);
+    if (!e)
+      return err;
+    std::string what = "moment of entry '" + e->name + "'";
+    uint64_t size = e->train->moment1.size;
+    if (capture_status s =
+            checkBuffer(fn, "the first " + what + " (m)", m, byte_size, size))
+      return s;
+    if (capture_status s =
+            checkBuffer(fn, "the second " + what + " (v)", v, byte_size, size))
+      return s;
+    Result<AdamWMoments> moments = module->module->readMoments(e->name);
+    if (moments.isError())
+      return fromStatus(fn, moments.status());
+    if (byte_size) {
+      std::memcpy(m, moments->m.data.data(), byte_size);
+      std::memcpy(v, moments->v.data.data(), byte_size);
+    }
+    return nullptr;
+  });
+}
