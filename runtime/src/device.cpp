@@ -402,17 +402,24 @@ void Device::Impl::addValidationMessage(const std::string &message) {
 
 Status Device::Impl::submitAndWait(VkCommandBuffer cmd, VkFence fence,
                                    const std::string &what) {
+  CAPTURE_RT_RETURN_IF_ERROR(submit(cmd, fence, what));
+  return wait(fence, what);
+}
+
+Status Device::Impl::submit(VkCommandBuffer cmd, VkFence fence,
+                            const std::string &what) {
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkResetFences(device, 1, &fence), "vkResetFences", what));
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cmd;
-  {
-    std::lock_guard<std::mutex> lock(queueMutex);
-    CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkQueueSubmit(queue, 1, &submit, fence),
-                                       "vkQueueSubmit", what));
-  }
+  std::lock_guard<std::mutex> lock(queueMutex);
+  return vkCheck(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit",
+                 what);
+}
+
+Status Device::Impl::wait(VkFence fence, const std::string &what) {
   return vkCheck(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
                  "vkWaitForFences", what);
 }

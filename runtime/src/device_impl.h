@@ -26,6 +26,13 @@ struct Device::Impl {
   Status submitAndWait(VkCommandBuffer cmd, VkFence fence,
                        const std::string &what);
 
+  /// Resets `fence` and submits `cmd` alone, signalling it; the first half
+  /// of submitAndWait, separate so that a profile can time both halves.
+  Status submit(VkCommandBuffer cmd, VkFence fence, const std::string &what);
+
+  /// Waits for `fence`; the second half of submitAndWait.
+  Status wait(VkFence fence, const std::string &what);
+
   /// Records one validation message (called by the messenger callback).
   void addValidationMessage(const std::string &message);
 

@@ -127,7 +127,7 @@ Status build(Module::Impl &m) {
   if (!optimizer.empty())
     CAPTURE_RT_RETURN_IF_ERROR(m.zeroFill(optimizer, "Optimizer buffers"));
   for (EntryState &state : m.entries)
-    CAPTURE_RT_RETURN_IF_ERROR(recordEntry(m, state));
+    CAPTURE_RT_RETURN_IF_ERROR(recordEntry(m, state, state.cmd, nullptr));
   return Status::ok();
 }
 
@@ -141,6 +141,9 @@ Module::Impl::~Impl() {
   // Every submit is waited for, but a failed wait can leave work pending.
   if (fence)
     vkWaitForFences(dev.device, 1, &fence, VK_TRUE, UINT64_MAX);
+  for (EntryState &e : entries)
+    if (e.queries)
+      vkDestroyQueryPool(dev.device, e.queries, nullptr);
   if (descriptorPool)
     vkDestroyDescriptorPool(dev.device, descriptorPool, nullptr);
   if (commandPool)

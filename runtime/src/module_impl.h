@@ -10,6 +10,8 @@
 #include "device_impl.h"
 #include "pipeline.h"
 
+#include "profile.h"
+
 #include <optional>
 
 namespace capture::rt {
@@ -37,6 +39,14 @@ struct EntryState {
   Buffer stagingIn;
   /// Mapped target of the output copy (null handle without outputs).
   Buffer stagingOut;
+  /// The profiled variant of `cmd`, with timestamps around the submission
+  /// and each dispatch; recorded on the entry's first profiled replay, null
+  /// until then.
+  VkCommandBuffer profiledCmd = VK_NULL_HANDLE;
+  /// Timestamp queries of profiled runs (queryIndex in profile.h); created
+  /// on the entry's first profiled run, null until then and on a device
+  /// without timestamps. Destroyed by ~Impl.
+  VkQueryPool queries = VK_NULL_HANDLE;
   /// One descriptor set per command (null for barriers and for kernels
   /// without bindings); freed with the module's descriptor pool.
   std::vector<VkDescriptorSet> sets;
@@ -97,16 +107,59 @@ struct Module::Impl {
   int64_t lastReplayed = -1;
   /// Entry command buffers recorded so far (Module::recordCount).
   uint64_t recordCount = 0;
+  /// The queue's timestamp support, found on the first profiled run.
+  std::optional<TimestampSupport> timestamps;
 };
 
 /// Creates the descriptor pool and every entry's descriptor sets, pointing
 /// at the buffer ranges of each dispatch (recording.cpp).
 Status createDescriptorSets(Module::Impl &m);
 
-/// Records entry `e`'s command buffer: input copy, the schedule, output
-/// copy, with the barriers that order them and previous submissions
+/// Records entry `e`'s replay into `cmd` (e.cmd or e.profiledCmd): input
+/// copy, the schedule, output copy, with the barriers that order them and
+/// previous submissions; with `queries`, also the timestamps of a profiled
+/// replay (recording.cpp).
+Status recordEntry(Module::Impl &m, EntryState &e, VkCommandBuffer cmd,
+                   VkQueryPool queries);
+
+/// Records the barrier every entry command buffer starts with: it orders
+/// the buffer after all earlier submissions, whose device writes a fence
+/// wait alone does not make visible (recording.cpp).
+void recordSubmissionStart(VkCommandBuffer cmd);
+
+/// Records the copy of entry `e`'s input staging into its Input buffer and
+/// the barrier after it; nothing when the entry has no inputs
 /// (recording.cpp).
-Status recordEntry(Module::Impl &m, EntryState &e);
+void recordCopyIn(const Module::Impl &m, const EntryState &e,
+                  VkCommandBuffer cmd);
+
+/// Records command `command` of entry `e`, a dispatch: bind its pipeline
+/// and descriptor set, vkCmdDispatch (recording.cpp).
+void recordDispatch(const Module::Impl &m, const EntryState &e,
+                    VkCommandBuffer cmd, size_t command);
+
+/// Records the copy of entry `e`'s Output buffer into its output staging,
+/// with the barriers before (device writes) and after (host read); nothing
+/// when the entry has no outputs (recording.cpp).
+void recordCopyOut(const Module::Impl &m, const EntryState &e,
+                   VkCommandBuffer cmd);
+
+/// Runs entry `e` eagerly, its inputs already packed: one submission per
+/// dispatch (eager.cpp). With `profile`, `timer` times the host stages and,
+/// when e.queries exists, each submission's timestamps are read into it.
+Status runEager(Module::Impl &m, EntryState &e, Profile *profile,
+                StageTimer &timer);
+
+/// Before a profiled run of entry `e`: finds the queue's timestamp
+/// support, creates e.queries and, for a replay, records e.profiledCmd
+/// (profile.cpp). Nothing to do on a device without timestamps.
+Status prepareProfile(Module::Impl &m, EntryState &e, bool eager);
+
+/// After a profiled run of entry `e` (profile.cpp): fills what the run
+/// did not (entry, submissions, timestamp properties, the replay's
+/// timestamps, the per-kernel sums) into `profile`.
+Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
+                     Profile &profile);
 
 /// Records into `cmd` zero fills of whole `buffers`, framed like
 /// recordUtilityCopy (recording.cpp).

@@ -108,52 +108,82 @@ Status createDescriptorSets(Module::Impl &m) {
   return Status::ok();
 }
 
-Status recordEntry(Module::Impl &m, EntryState &state) {
+void recordSubmissionStart(VkCommandBuffer cmd) {
+  // Order against everything submitted before (previous replays, parameter
+  // uploads, probe reads): first scope = all earlier commands on the queue.
+  barrier(cmd, kDeviceStages, kDeviceWrites, kDeviceStages, kDeviceAccesses);
+}
+
+void recordCopyIn(const Module::Impl &m, const EntryState &state,
+                  VkCommandBuffer cmd) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  if (entry.inputs.empty())
+    return;
+  const Buffer &input = m.buffers[entry.inputBuffer];
+  copy(cmd, state.stagingIn.handle(), 0, input.handle(), 0, input.size());
+  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          kDeviceStages, kDeviceAccesses);
+}
+
+void recordDispatch(const Module::Impl &m, const EntryState &state,
+                    VkCommandBuffer cmd, size_t command) {
+  const DispatchDesc &d =
+      m.desc.entries[state.index].commands[command].dispatch;
+  const KernelPipeline &p = m.pipelines[d.kernel];
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
+  if (state.sets[command])
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0,
+                            1, &state.sets[command], 0, nullptr);
+  vkCmdDispatch(cmd, d.groups[0], d.groups[1], d.groups[2]);
+}
+
+void recordCopyOut(const Module::Impl &m, const EntryState &state,
+                   VkCommandBuffer cmd) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  if (entry.outputs.empty())
+    return;
+  const Buffer &output = m.buffers[entry.outputBuffer];
+  barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  copy(cmd, output.handle(), 0, state.stagingOut.handle(), 0, output.size());
+  // The fence wait alone does not make device writes visible to the host.
+  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+Status recordEntry(Module::Impl &m, EntryState &state, VkCommandBuffer cmd,
+                   VkQueryPool queries) {
   const EntryDesc &entry = m.desc.entries[state.index];
   std::string what = "entry '" + entry.name + "'";
-  VkCommandBuffer cmd = state.cmd;
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer", what));
-
-  // Order against everything submitted before (previous replays, parameter
-  // uploads, probe reads): first scope = all earlier commands on the queue.
-  barrier(cmd, kDeviceStages, kDeviceWrites, kDeviceStages, kDeviceAccesses);
-
-  if (!entry.inputs.empty()) {
-    const Buffer &input = m.buffers[entry.inputBuffer];
-    copy(cmd, state.stagingIn.handle(), 0, input.handle(), 0, input.size());
-    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-            kDeviceStages, kDeviceAccesses);
+  if (queries) {
+    // Queries must be reset before each reuse; every replay rewrites all.
+    vkCmdResetQueryPool(cmd, queries, 0, queryCount(dispatchCount(entry)));
+    recordTimestamp(cmd, queries, kSubmissionStartQuery);
   }
-
+  recordSubmissionStart(cmd);
+  recordCopyIn(m, state, cmd);
+  size_t dispatch = 0;
   for (size_t i = 0; i < entry.commands.size(); ++i) {
-    const CommandDesc &c = entry.commands[i];
-    if (c.kind == CommandDesc::Kind::Barrier) {
+    if (entry.commands[i].kind == CommandDesc::Kind::Barrier) {
       barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
               VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       continue;
     }
-    const DispatchDesc &d = c.dispatch;
-    const KernelPipeline &p = m.pipelines[d.kernel];
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
-    if (state.sets[i])
-      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(),
-                              0, 1, &state.sets[i], 0, nullptr);
-    vkCmdDispatch(cmd, d.groups[0], d.groups[1], d.groups[2]);
+    if (queries)
+      recordTimestamp(cmd, queries, dispatchStartQuery(dispatch));
+    recordDispatch(m, state, cmd, i);
+    if (queries)
+      recordTimestamp(cmd, queries, dispatchEndQuery(dispatch));
+    ++dispatch;
   }
-
-  if (!entry.outputs.empty()) {
-    const Buffer &output = m.buffers[entry.outputBuffer];
-    barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_TRANSFER_READ_BIT);
-    copy(cmd, output.handle(), 0, state.stagingOut.handle(), 0, output.size());
-    // The fence wait alone does not make device writes visible to the host.
-    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  }
+  recordCopyOut(m, state, cmd);
+  if (queries)
+    recordTimestamp(cmd, queries, kSubmissionEndQuery);
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", what));
   ++m.recordCount;

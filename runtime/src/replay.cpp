@@ -1,7 +1,9 @@
 //===- replay.cpp - Replaying an entry: pack, one submit, unpack ----------===//
 //
 // Training entries replay through the same path; training.cpp adds what
-// differs (the inputs the runtime fills, the step counter).
+// differs (the inputs the runtime fills, the step counter). Eager and
+// profiled runs share it too: only the submission differs (eager.cpp,
+// profile.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +78,12 @@ Status matchInputs(const EntryDesc &entry,
 Result<std::vector<NamedTensor>>
 Module::run(std::string_view entryName,
             const std::vector<NamedTensor> &inputs) {
+  return run(entryName, inputs, RunOptions());
+}
+
+Result<std::vector<NamedTensor>>
+Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
+            const RunOptions &options) {
   Impl &m = *impl_;
   Result<size_t> index = m.entryIndex(entryName);
   if (index.isError())
@@ -85,6 +93,15 @@ Module::run(std::string_view entryName,
 
   std::vector<const HostTensor *> given;
   CAPTURE_RT_RETURN_IF_ERROR(matchInputs(entry, inputs, given));
+
+  Profile *profile = options.profile;
+  if (profile) {
+    *profile = Profile();
+    profile->dispatchUs.assign(dispatchCount(entry), 0.0);
+    // One-off work (the profiled recording) stays out of the stages.
+    CAPTURE_RT_RETURN_IF_ERROR(prepareProfile(m, state, options.eager));
+  }
+  StageTimer timer(profile);
 
   // One packed upload: every input lands at its offset in the mapped
   // staging buffer; the recorded copy moves the whole buffer at once.
@@ -96,11 +113,23 @@ Module::run(std::string_view entryName,
     writeTrainInputs(m, state);
   if (!entry.inputs.empty())
     CAPTURE_RT_RETURN_IF_ERROR(state.stagingIn.flush());
+  timer.lap(&HostStages::packUs);
 
   // A failed replay leaves scratch undefined: probes must not read it.
   m.lastReplayed = -1;
-  CAPTURE_RT_RETURN_IF_ERROR(m.dev.submitAndWait(
-      state.cmd, m.fence, "replay of entry '" + entry.name + "'"));
+  if (options.eager) {
+    CAPTURE_RT_RETURN_IF_ERROR(runEager(m, state, profile, timer));
+  } else {
+    std::string what = "replay of entry '" + entry.name + "'";
+    // The profiled variant exists only once prepareProfile recorded it
+    // (never on a device without timestamps).
+    VkCommandBuffer cmd =
+        profile && state.profiledCmd ? state.profiledCmd : state.cmd;
+    CAPTURE_RT_RETURN_IF_ERROR(m.dev.submit(cmd, m.fence, what));
+    timer.lap(&HostStages::submitUs);
+    CAPTURE_RT_RETURN_IF_ERROR(m.dev.wait(m.fence, what));
+    timer.lap(&HostStages::waitUs);
+  }
   m.lastReplayed = static_cast<int64_t>(index.value());
 
   std::vector<NamedTensor> outputs;
@@ -116,8 +145,14 @@ Module::run(std::string_view entryName,
     out.tensor.data.assign(src, src + slot.size);
     outputs.push_back(std::move(out));
   }
-  if (state.train)
-    CAPTURE_RT_RETURN_IF_ERROR(finishTrainStep(m, state));
+  // A refused step ran on the device: its profile is still filled.
+  Status step = state.train ? finishTrainStep(m, state) : Status::ok();
+  timer.lap(&HostStages::unpackUs);
+  if (profile)
+    CAPTURE_RT_RETURN_IF_ERROR(
+        finishProfile(m, state, options.eager, *profile));
+  if (step.isError())
+    return step;
   return outputs;
 }
 

@@ -11,6 +11,8 @@
 //   tx.npy tx2.npy inputs x of entry train; tx_nan.npy and tx_inf.npy give
 //                  a NaN and an infinite gradient norm
 //   adamw.npy      a value for train's runtime-filled input (refused)
+//   hazard.capmod  test.capmod without predict's barrier: the verifier
+//                  refuses it (capture-run --info still describes it)
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +43,9 @@ int main(int argc, char **argv) {
   ModuleDesc desc = test::makeTestModule();
   ModuleDesc single = desc;
   single.entries.resize(1);
+  ModuleDesc hazard = desc;
+  auto &commands = hazard.entries[0].commands;
+  commands.erase(commands.begin() + 1); // predict's only barrier
   std::vector<float> nanX = test::trainInputX(), infX = test::trainInputX();
   nanX[3] = std::numeric_limits<float>::quiet_NaN();
   infX[1] = 1e30f; // finite gradients whose squares overflow
@@ -48,6 +53,7 @@ int main(int argc, char **argv) {
   std::vector<Status> results = {
       writeCapmodFile(dir + "/test.capmod", desc),
       writeCapmodFile(dir + "/single.capmod", single),
+      writeCapmodFile(dir + "/hazard.capmod", hazard),
       writeNpyFile(dir + "/x.npy", HostTensor::f32({2, 4}, test::inputX())),
       writeNpyFile(dir + "/b.npy", HostTensor::f32({2, 4}, test::inputB())),
       writeNpyFile(dir + "/x_bad_shape.npy",

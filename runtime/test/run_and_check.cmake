@@ -8,6 +8,9 @@
 #         [-DSTDERR_EMPTY=ON]
 #         [-DEXPECT_FILES=<path>@@<path>...]
 #         [-DFILE_MATCHES=<path>=><regex>@@<path>=><regex>...]
+#         [-DJSON_MATCHES=<key/key/0>=><regex>@@...]  (stdout must be JSON;
+#                                   the value at each path must match; CMake
+#                                   reads true/false as ON/OFF)
 #         [-DCLEAN_DIR=<dir>]            (removed before running)
 #         -P run_and_check.cmake -- <command> <args>...
 #
@@ -85,6 +88,30 @@ if(DEFINED FILE_MATCHES)
       endif()
     endif()
   endforeach()
+endif()
+if(DEFINED JSON_MATCHES)
+  string(JSON type ERROR_VARIABLE json_error TYPE "${out}")
+  if(json_error)
+    string(APPEND problems "stdout is not JSON: ${json_error}\n")
+    set(failed ON)
+  else()
+    string(REPLACE "@@" ";" pairs "${JSON_MATCHES}")
+    foreach(pair IN LISTS pairs)
+      string(FIND "${pair}" "=>" arrow)
+      string(SUBSTRING "${pair}" 0 ${arrow} path)
+      math(EXPR start "${arrow} + 2")
+      string(SUBSTRING "${pair}" ${start} -1 re)
+      string(REPLACE "/" ";" keys "${path}")
+      string(JSON value ERROR_VARIABLE json_error GET "${out}" ${keys})
+      if(json_error)
+        string(APPEND problems "JSON has no ${path}: ${json_error}\n")
+        set(failed ON)
+      elseif(NOT value MATCHES "${re}")
+        string(APPEND problems "JSON ${path} is '${value}', does not match: ${re}\n")
+        set(failed ON)
+      endif()
+    endforeach()
+  endif()
 endif()
 if(STDERR_EMPTY AND NOT err STREQUAL "")
   string(APPEND problems "stderr is not empty\n")

@@ -2,7 +2,8 @@
 //
 // With VK_LAYER_KHRONOS_validation and synchronization validation on, a
 // whole load/replay/param/probe/destroy cycle must produce no message (this
-// includes leaked objects, reported at vkDestroyDevice). The positive
+// includes leaked objects, reported at vkDestroyDevice), also with eager and
+// profiled runs. The positive
 // controls show that the counter does see core errors, synchronization
 // hazards and leaks, so a zero is meaningful.
 //
@@ -146,6 +147,83 @@ TEST(Validation, TrainingIsClean) {
       Result<TrainState> state = module.trainState("train");
       ASSERT_TRUE(state.isOk()) << state.message();
       EXPECT_EQ(state->step, 4u);
+    }
+    EXPECT_EQ(device.value()->validationMessageCount(), 0u) << collector.all();
+  }
+  EXPECT_EQ(collector.count(), 0u) << collector.all();
+}
+
+TEST(Validation, EagerAndProfiledRunsAreClean) {
+  SKIP_WITHOUT_LAYER();
+  Collector collector;
+  {
+    Result<std::shared_ptr<Device>> device =
+        Device::create(collector.options(true));
+    ASSERT_TRUE(device.isOk()) << device.message();
+    {
+      // Eager runs, profiled replays (recording the profiled variant and
+      // reusing it), profiled eager runs and plain replays interleaved,
+      // with a parameter upload and probe reads between them.
+      std::vector<uint8_t> bytes = writeCapmod(makeTestModule());
+      Result<std::unique_ptr<Module>> m =
+          Module::loadBytes(device.value(), bytes.data(), bytes.size());
+      ASSERT_TRUE(m.isOk()) << m.message();
+      Module &module = *m.value();
+      std::vector<NamedTensor> inputs = {
+          {"x", HostTensor::f32({2, 4}, inputX())},
+          {"b", HostTensor::f32({2, 4}, inputB())}};
+      Profile profile;
+      RunOptions eager, profiled, profiledEager;
+      eager.eager = true;
+      profiled.profile = &profile;
+      profiledEager.eager = true;
+      profiledEager.profile = &profile;
+      for (const RunOptions &o :
+           {eager, profiled, profiled, RunOptions(), profiledEager, eager}) {
+        Result<std::vector<NamedTensor>> out = module.run("predict", inputs, o);
+        ASSERT_TRUE(out.isOk()) << out.message();
+        EXPECT_THAT(out.value()[0].tensor.asF32(),
+                    ::testing::ElementsAreArray(
+                        expectY(inputX(), inputB(), initialWeights())));
+      }
+      ASSERT_TRUE(module.readProbe("predict", "h").isOk());
+      ASSERT_TRUE(
+          module.setParam("w", HostTensor::f32({2, 4}, inputB())).isOk());
+      ASSERT_TRUE(module.run("bias", {}, eager).isOk());
+      ASSERT_TRUE(module.run("bias", {}, profiled).isOk());
+      std::vector<NamedTensor> x2 = {{"x2", HostTensor::f32({2, 4}, inputX())}};
+      ASSERT_TRUE(module.run("side", x2, profiledEager).isOk());
+      ASSERT_TRUE(module.readProbe("side", "h2").isOk());
+      ASSERT_TRUE(module.run("side", x2, profiled).isOk());
+      ASSERT_TRUE(module.run("predict", inputs).isOk());
+    }
+    {
+      // Training steps: eager (applied and refused), profiled, plain.
+      std::vector<uint8_t> bytes = writeCapmod(makeTrainModule(true));
+      Result<std::unique_ptr<Module>> m =
+          Module::loadBytes(device.value(), bytes.data(), bytes.size());
+      ASSERT_TRUE(m.isOk()) << m.message();
+      Module &module = *m.value();
+      std::vector<float> nanX = trainInputX();
+      nanX[0] = std::numeric_limits<float>::quiet_NaN();
+      auto x = [](const std::vector<float> &v) {
+        return std::vector<NamedTensor>{{"x", HostTensor::f32({16}, v)}};
+      };
+      Profile profile;
+      RunOptions eager, profiled, profiledEager;
+      eager.eager = true;
+      profiled.profile = &profile;
+      profiledEager.eager = true;
+      profiledEager.profile = &profile;
+      ASSERT_TRUE(module.run("train", x(trainInputX()), eager).isOk());
+      ASSERT_TRUE(module.run("train", x(nanX), eager).isError());
+      ASSERT_TRUE(module.run("train", x(trainInputX2()), profiled).isOk());
+      ASSERT_TRUE(module.run("train", x(nanX), profiled).isError());
+      ASSERT_TRUE(module.run("train", x(trainInputX()), profiledEager).isOk());
+      ASSERT_TRUE(module.run("train", x(trainInputX2())).isOk());
+      ASSERT_TRUE(module.run("eval", x(trainInputX()), eager).isOk());
+      ASSERT_TRUE(module.readMoments("train").isOk());
+      EXPECT_EQ(module.trainState("train")->step, 4u);
     }
     EXPECT_EQ(device.value()->validationMessageCount(), 0u) << collector.all();
   }

@@ -1,8 +1,11 @@
 //===- cli.h - capture-run's options and shared output helpers --*- C++ -*-===//
 //
-// capture-run.cpp parses the command line and replays forward entries;
-// train_steps.cpp runs the steps of training entries. Both print and write
-// results through the helpers declared here.
+// options.cpp parses the command line; capture-run.cpp loads the module and
+// replays forward entries; train_steps.cpp runs the steps of training
+// entries; report.cpp prints and writes what a run ends with, as text or
+// JSON (json.h), with the profile of profile_report.cpp; info.cpp
+// describes a module without running it; progress.h draws the progress
+// line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,8 @@
 #define CAPTURE_RUN_CLI_H
 
 #include "capture/rt/module.h"
+
+#include "json.h"
 
 #include <cstdint>
 #include <optional>
@@ -78,7 +83,70 @@ struct Options {
   std::string saveParams;
   /// --dump-state; empty when not given.
   std::string dumpState;
+  /// --eager: one submission per dispatch.
+  bool eager = false;
+  /// --profile: host stages and per-kernel device time.
+  bool profile = false;
+  /// --json: one JSON object on stdout instead of text.
+  bool json = false;
+  /// --info: describe the module, run nothing.
+  bool info = false;
+  /// --graph: print entries' dispatches, run nothing.
+  bool graph = false;
 };
+
+/// One step of a training run, for the JSON report.
+struct StepRecord {
+  /// 1-based step number.
+  uint64_t step = 0;
+  /// Whether the update was applied (else refused: non-finite norm).
+  bool applied = false;
+  /// Output 0, when applied.
+  double loss = 0;
+  /// The gradient norm output, when applied.
+  double gradNorm = 0;
+  /// The runtime's message, when refused.
+  std::string refusal;
+};
+
+/// The profiles of every call of a run, summed (profile_report.cpp).
+struct ProfileTotals {
+  /// Profiled calls.
+  uint64_t runs = 0;
+  /// Host stages, submission and kernel times and dispatch counts summed
+  /// over the calls; the other fields as the last call left them.
+  rt::Profile sum;
+};
+
+/// What a run did, for the report at its end.
+struct RunRecord {
+  /// Calls of Module::run (replays or steps).
+  uint64_t calls = 0;
+  /// Host wall-clock time of those calls, summed, in microseconds.
+  double totalUs = 0;
+  /// The fastest call, in microseconds.
+  double minUs = 0;
+  /// Training steps, in order (empty for a forward entry).
+  std::vector<StepRecord> steps;
+  /// Present with --profile.
+  std::optional<ProfileTotals> profile;
+
+  /// Counts one call of `us` microseconds.
+  void addCall(double us);
+};
+
+/// Parses argv into `opts` (options.cpp); returns an error message for bad
+/// usage. Sets `help` for -h/--help.
+std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
+                                     bool &help);
+
+/// Options that only make sense for a training entry are usage errors for
+/// forward entry `entry` (options.cpp).
+std::optional<std::string> checkForwardOptions(const Options &opts,
+                                               const rt::EntryDesc &entry);
+
+/// Prints the usage text to stdout (options.cpp).
+void printUsage();
 
 /// Prints "capture-run: error: MESSAGE" and the usage text; returns 2.
 int usageError(const std::string &message);
@@ -105,10 +173,27 @@ rt::Status writeWeights(rt::Module &module, const std::string &dir,
 
 /// Prints and writes what every run ends with: `outputs` (of the last
 /// replay that returned them), the --probe values, --output-dir,
-/// --save-params and the number of recorded command buffers. Returns an
-/// exit code (0 on success).
+/// --save-params, the number of recorded command buffers, the timing and
+/// the profile of `record`; with --json all of it (and the steps) as one
+/// JSON object. Returns an exit code (0 on success) (report.cpp).
 int report(const Options &opts, rt::Module &module, const std::string &entry,
-           const std::vector<rt::NamedTensor> &outputs);
+           const std::vector<rt::NamedTensor> &outputs,
+           const RunRecord &record);
+
+/// Adds the profile of one call to `totals` (profile_report.cpp).
+void addProfile(ProfileTotals &totals, const rt::Profile &profile);
+
+/// Prints the profile table: per kernel its dispatches, device time and
+/// share, then the submission's device time and the host stages per call
+/// (profile_report.cpp).
+void printProfile(const ProfileTotals &totals);
+
+/// Writes the profile as a JSON object (profile_report.cpp).
+void writeProfileJson(JsonWriter &json, const ProfileTotals &totals);
+
+/// --info and --graph: describes the module without a device; returns the
+/// exit code (info.cpp).
+int describeModule(const Options &opts);
 
 /// Checks the training options against training entry `entry`; returns a
 /// usage error message, if any (train_steps.cpp).
@@ -117,8 +202,8 @@ std::optional<std::string> checkTrainOptions(const Options &opts,
                                              const rt::EntryDesc &entry);
 
 /// Runs the --steps of training entry `entry` on `inputs` (the fixed
-/// --input values), printing a line per step, then reports; returns the
-/// exit code: 1 when a step was refused (train_steps.cpp).
+/// --input values), printing a line per step (unless --json), then reports;
+/// returns the exit code: 1 when a step was refused (train_steps.cpp).
 int runTrainSteps(const Options &opts, rt::Module &module,
                   const rt::EntryDesc &entry,
                   const std::vector<rt::NamedTensor> &inputs);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cli.h"
+#include "progress.h"
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/npy.h"
@@ -142,12 +143,23 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
   uint64_t steps = opts.steps.value_or(1);
   std::vector<uint64_t> refused;
   std::vector<NamedTensor> outputs;
-  double totalUs = 0, minUs = 0;
-  uint64_t ran = 0;
+  RunRecord record;
+  if (opts.profile)
+    record.profile.emplace();
+  Profile profile;
+  RunOptions runOptions;
+  runOptions.eager = opts.eager;
+  runOptions.profile = opts.profile ? &profile : nullptr;
+  Progress progress(opts.eager ? "eager step" : "step", steps);
+  // Every early return erases the progress line before the error.
+  auto fail = [&](const std::string &message) {
+    progress.clear();
+    return runtimeError(message);
+  };
   for (uint64_t step = 1; step <= steps; ++step) {
     if (Status s = applyHyperparameters(opts, module, entry.name, step);
         s.isError())
-      return runtimeError(s.message());
+      return fail(s.message());
     std::vector<NamedTensor> stepInputs = inputs;
     for (size_t i = 0; i < opts.inputAt.size(); ++i) {
       if (opts.inputAt[i].step != step)
@@ -162,51 +174,63 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
     }
     Result<TrainState> before = module.trainState(entry.name);
     if (before.isError())
-      return runtimeError(before.message());
+      return fail(before.message());
 
     auto start = std::chrono::steady_clock::now();
     Result<std::vector<NamedTensor>> result =
-        module.run(entry.name, stepInputs);
+        module.run(entry.name, stepInputs, runOptions);
     auto end = std::chrono::steady_clock::now();
     double us = std::chrono::duration<double, std::micro>(end - start).count();
-    totalUs += us;
-    minUs = ran == 0 ? us : std::min(minUs, us);
-    ++ran;
 
+    StepRecord line;
+    line.step = step;
     if (result.isOk()) {
       outputs = std::move(result).value();
-      double norm = 0;
+      line.applied = true;
+      line.loss = scalarOf(outputs.front().tensor);
       for (const NamedTensor &t : outputs)
         if (t.name == gradNorm)
-          norm = scalarOf(t.tensor);
-      std::printf("step %llu: loss=%.9g grad_norm=%.9g\n",
-                  static_cast<unsigned long long>(step),
-                  scalarOf(outputs.front().tensor), norm);
+          line.gradNorm = scalarOf(t.tensor);
     } else {
       Result<TrainState> after = module.trainState(entry.name);
       if (after.isError())
-        return runtimeError(after.message());
+        return fail(after.message());
       if (after.value().refusedSteps == before.value().refusedSteps)
-        return runtimeError(result.message());
-      std::printf("step %llu: update not applied: %s\n",
-                  static_cast<unsigned long long>(step),
-                  result.message().c_str());
+        return fail(result.message());
+      line.refusal = result.message();
       refused.push_back(step);
     }
-    std::fflush(stdout);
+    // A refused step ran on the device: it counts in the timing and the
+    // profile as the applied ones do.
+    record.addCall(us);
+    if (record.profile)
+      addProfile(*record.profile, profile);
+    if (!opts.json) {
+      progress.clear();
+      if (line.applied)
+        std::printf("step %llu: loss=%.9g grad_norm=%.9g\n",
+                    static_cast<unsigned long long>(step), line.loss,
+                    line.gradNorm);
+      else
+        std::printf("step %llu: update not applied: %s\n",
+                    static_cast<unsigned long long>(step),
+                    line.refusal.c_str());
+      std::fflush(stdout);
+    }
+    record.steps.push_back(std::move(line));
     if (!opts.dumpState.empty())
       if (Status s = dumpState(module, entry, opts.dumpState, step);
           s.isError())
-        return runtimeError(s.message());
+        return fail(s.message());
+    progress.update(step);
     if (!refused.empty() && !opts.keepGoing)
       break;
   }
+  progress.clear();
 
-  if (int rc = report(opts, module, entry.name, outputs))
+  if (int rc = report(opts, module, entry.name, outputs, record))
     return rc;
-  std::printf("train: %llu steps, %.1f us/step (min %.1f us)\n",
-              static_cast<unsigned long long>(ran),
-              totalUs / static_cast<double>(ran), minUs);
+  uint64_t ran = record.calls;
   if (refused.empty())
     return 0;
   std::string list;

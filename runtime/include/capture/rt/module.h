@@ -16,6 +16,14 @@
 // returns an error saying so. Changing a hyperparameter only changes what
 // is written into the staging buffer, never the recorded command buffer.
 //
+// Eager mode (RunOptions::eager) runs the same kernels with the same
+// descriptor sets one submission per dispatch (record, submit, wait), the
+// baseline a replay is measured against. Profiling (RunOptions::profile)
+// times the host stages of a run and, with timestamp queries, each
+// dispatch on the device; an entry's profiled command buffer is recorded on
+// its first profiled replay, so unprofiled use records and allocates
+// nothing for it.
+//
 // Not thread-safe: one replay, parameter update or read-back at a time.
 // Destroying a Module destroys every Vulkan object it created.
 //
@@ -59,6 +67,85 @@ struct AdamWMoments {
   HostTensor m;
   /// Second moments (torch's exp_avg_sq), shape [params.size / 4].
   HostTensor v;
+};
+
+/// Host time of the stages of one run, in microseconds (steady_clock).
+struct HostStages {
+  /// Matching the inputs and copying them into the mapped input staging
+  /// buffer, with a training entry's hyperparameters.
+  double packUs = 0;
+  /// Recording the per-dispatch command buffers of an eager run; 0 for a
+  /// replay, whose command buffer is recorded in advance.
+  double recordUs = 0;
+  /// vkQueueSubmit (summed over the submissions of an eager run).
+  double submitUs = 0;
+  /// Waiting for the fence (summed likewise).
+  double waitUs = 0;
+  /// Copying the outputs out of the mapped output staging buffer and, for
+  /// a training entry, checking the gradient norm.
+  double unpackUs = 0;
+};
+
+/// The dispatches of one kernel in a profiled run.
+struct KernelProfile {
+  /// Index into ModuleDesc::kernels.
+  uint32_t kernel = 0;
+  /// KernelDesc::name.
+  std::string name;
+  /// Number of dispatches of the kernel in the run.
+  uint64_t dispatches = 0;
+  /// Their device time, summed, in microseconds; 0 without device times.
+  double deviceUs = 0;
+};
+
+/// What a profiled run measured (RunOptions::profile).
+struct Profile {
+  /// The entry that ran.
+  std::string entry;
+  /// Whether the run was eager.
+  bool eager = false;
+  /// Queue submissions of the run: 1 for a replay; for an eager run one
+  /// per dispatch (one when the entry has no dispatch).
+  uint64_t submissions = 0;
+  /// Host time of each stage.
+  HostStages host;
+  /// Whether device times were measured: the compute queue has timestamp
+  /// queries (timestampValidBits > 0, timestampPeriod > 0).
+  bool hasDeviceTimes = false;
+  /// Why there are no device times, when hasDeviceTimes is false.
+  std::string noDeviceTimes;
+  /// Nanoseconds per timestamp tick (VkPhysicalDeviceLimits).
+  double timestampPeriodNs = 0;
+  /// Valid bits of the queue family's timestamps.
+  uint32_t timestampValidBits = 0;
+  /// Device time from the first to the last command of the submission,
+  /// copies and barriers included; for an eager run, summed over its
+  /// submissions (so the host's gaps between them are left out).
+  double submissionUs = 0;
+  /// Device time of each dispatch in schedule order (barriers skipped),
+  /// from the completion of every earlier command to its own completion,
+  /// so that dispatches overlapping on a GPU are not counted twice; empty
+  /// without device times.
+  std::vector<double> dispatchUs;
+  /// One per kernel the entry dispatches, in order of first dispatch.
+  std::vector<KernelProfile> kernels;
+};
+
+/// How Module::run runs an entry.
+struct RunOptions {
+  /// Runs each dispatch as its own submission (record a command buffer,
+  /// submit, wait), the input copy with the first and the output copy with
+  /// the last, instead of the one recorded submission. Same kernels,
+  /// descriptor sets and results; every command buffer starts with a
+  /// barrier against all earlier device writes, so the entry's barriers
+  /// are honoured.
+  bool eager = false;
+  /// When set, the run is profiled into *profile, which is also filled when
+  /// a training step is refused (the submission ran). A profiled replay
+  /// submits the entry's profiled command buffer, recorded (and counted by
+  /// recordCount) on the entry's first profiled replay on a device with
+  /// timestamps; the one-off recording is not part of the host stages.
+  Profile *profile = nullptr;
 };
 
 /// A module loaded on a device, ready to replay its entries.
@@ -105,6 +192,13 @@ public:
   Result<std::vector<NamedTensor>> run(std::string_view entry,
                                        const std::vector<NamedTensor> &inputs);
 
+  /// As run(entry, inputs), eager and/or profiled as `options` say; a
+  /// training step keeps its semantics (runtime-filled inputs, refusal of a
+  /// non-finite gradient norm, the step counter).
+  Result<std::vector<NamedTensor>> run(std::string_view entry,
+                                       const std::vector<NamedTensor> &inputs,
+                                       const RunOptions &options);
+
   /// Sets the learning rate of training entry `entry` for its next steps;
   /// finite and >= 0.
   Status setLearningRate(std::string_view entry, float lr);
@@ -128,10 +222,12 @@ public:
   /// bit for bit.
   Result<AdamWMoments> readMoments(std::string_view entry);
 
-  /// Number of entry command buffers recorded since the module was created,
-  /// counting the one recording per entry at load (one-shot copies for
-  /// parameters and read-backs are not counted). Stays constant while
-  /// replaying and changing hyperparameters.
+  /// Number of entry command buffers recorded since the module was created:
+  /// the one recording per entry at load, plus one per entry on its first
+  /// profiled replay on a device with timestamps (one-shot copies for
+  /// parameters and read-backs and the per-dispatch command buffers of eager
+  /// runs are not counted). Stays constant while replaying and changing
+  /// hyperparameters.
   uint64_t recordCount() const;
 
   /// Replaces the value of weight `name`; shape and dtype must match.

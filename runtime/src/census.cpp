@@ -1,0 +1,203 @@
+//===- census.cpp - Counting a module's contents; an entry's schedule -----===//
+//
+// Reads only the ModuleDesc, so `capture-run --info` needs no device. The
+// bounds are checked here again, not assumed, because a census is also how
+// one looks at a module the verifier refuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/rt/census.h"
+
+#include <algorithm>
+
+namespace capture::rt {
+namespace {
+
+/// "1 barrier", "2 barriers", "3 dispatches".
+std::string plural(uint64_t n, const char *one, const char *many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+/// "WHERE: WHAT index I is out of range, expected < COUNT".
+Status indexError(const std::string &where, const char *what, uint64_t index,
+                  size_t count) {
+  return Status::error(where + ": " + what + " index " + std::to_string(index) +
+                       " is out of range, expected < " + std::to_string(count));
+}
+
+/// Checks every index a census or a graph follows in entry `e`.
+Status checkEntryIndices(const ModuleDesc &desc, const EntryDesc &e) {
+  std::string where = "entry '" + e.name + "'";
+  if (!e.inputs.empty() && e.inputBuffer >= desc.buffers.size())
+    return indexError(where, "input buffer", e.inputBuffer,
+                      desc.buffers.size());
+  if (!e.outputs.empty() && e.outputBuffer >= desc.buffers.size())
+    return indexError(where, "output buffer", e.outputBuffer,
+                      desc.buffers.size());
+  for (size_t i = 0; i < e.commands.size(); ++i) {
+    if (e.commands[i].kind != CommandDesc::Kind::Dispatch)
+      continue;
+    const DispatchDesc &d = e.commands[i].dispatch;
+    std::string at = where + ", command " + std::to_string(i);
+    if (d.kernel >= desc.kernels.size())
+      return indexError(at, "kernel", d.kernel, desc.kernels.size());
+    for (const BufferRangeDesc &b : d.bindings)
+      if (b.buffer >= desc.buffers.size())
+        return indexError(at, "binding buffer", b.buffer, desc.buffers.size());
+    for (uint32_t w : d.writes)
+      if (w >= d.bindings.size())
+        return indexError(at, "written binding", w, d.bindings.size());
+  }
+  return Status::ok();
+}
+
+/// The names of the tensors occupying exactly `r`: the entry's inputs,
+/// outputs and probes and the module's weights.
+std::string namesAt(const ModuleDesc &desc, const EntryDesc &e,
+                    const BufferRangeDesc &r) {
+  std::vector<std::string> names;
+  auto match = [&](const std::vector<TensorSlotDesc> &slots) {
+    for (const TensorSlotDesc &s : slots)
+      if (s.buffer == r.buffer && s.offset == r.offset && s.size == r.size)
+        names.push_back(s.name);
+  };
+  match(e.inputs);
+  match(e.outputs);
+  match(e.probes);
+  if (desc.weightsBuffer >= 0 &&
+      r.buffer == static_cast<uint32_t>(desc.weightsBuffer))
+    for (const WeightDesc &w : desc.weights)
+      if (w.offset == r.offset && w.size == r.size)
+        names.push_back(w.name);
+  std::string s;
+  for (const std::string &n : names)
+    s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? s : " (" + s + ")";
+}
+
+} // namespace
+
+Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
+  ModuleCensus c;
+  c.producer = desc.producer;
+  c.formatVersion = desc.formatVersion;
+  c.vulkanApiVersion = desc.target.vulkanApiVersion;
+  c.bindingAlignment = desc.target.bindingAlignment;
+  for (const KernelDesc &k : desc.kernels) {
+    KernelCensus kc;
+    kc.name = k.name;
+    kc.numBindings = k.numBindings;
+    kc.workgroupSize = k.workgroupSize;
+    kc.spirvBytes = k.spirv.size() * sizeof(uint32_t);
+    c.kernels.push_back(std::move(kc));
+  }
+  for (const EntryDesc &e : desc.entries) {
+    CAPTURE_RT_RETURN_IF_ERROR(checkEntryIndices(desc, e));
+    EntryCensus ec;
+    ec.name = e.name;
+    ec.kind = e.kind;
+    ec.inputs = e.inputs.size();
+    ec.outputs = e.outputs.size();
+    ec.probes = e.probes.size();
+    ec.inputBytes = e.inputs.empty() ? 0 : desc.buffers[e.inputBuffer].size;
+    ec.outputBytes = e.outputs.empty() ? 0 : desc.buffers[e.outputBuffer].size;
+    std::vector<uint32_t> used;
+    for (const CommandDesc &cmd : e.commands) {
+      if (cmd.kind == CommandDesc::Kind::Barrier) {
+        ++ec.barriers;
+        continue;
+      }
+      ++ec.dispatches;
+      ++c.kernels[cmd.dispatch.kernel].dispatches;
+      if (std::find(used.begin(), used.end(), cmd.dispatch.kernel) ==
+          used.end())
+        used.push_back(cmd.dispatch.kernel);
+      uint64_t groups = 1;
+      bool overflow = false;
+      for (uint32_t g : cmd.dispatch.groups)
+        overflow |= __builtin_mul_overflow(groups, g, &groups);
+      overflow |= __builtin_add_overflow(ec.workgroups, groups, &ec.workgroups);
+      if (overflow)
+        return Status::error("entry '" + e.name +
+                             "': the workgroup count overflows 64 bits, "
+                             "expected at most 2^64 - 1");
+    }
+    ec.kernels = used.size();
+    c.entries.push_back(std::move(ec));
+  }
+  for (const BufferDesc &b : desc.buffers) {
+    auto it = std::find_if(
+        c.buffers.begin(), c.buffers.end(),
+        [&](const BufferKindCensus &k) { return k.kind == b.kind; });
+    if (it == c.buffers.end()) {
+      c.buffers.push_back({b.kind, 0, 0});
+      it = c.buffers.end() - 1;
+    }
+    ++it->buffers;
+    // Sizes are below 2^64 each but may sum past it in a hostile file.
+    if (__builtin_add_overflow(it->bytes, b.size, &it->bytes) ||
+        __builtin_add_overflow(c.bufferBytes, b.size, &c.bufferBytes))
+      return Status::error("the buffer sizes sum past 2^64 - 1 bytes, "
+                           "expected a total that fits 64 bits");
+  }
+  std::sort(c.buffers.begin(), c.buffers.end(),
+            [](const BufferKindCensus &a, const BufferKindCensus &b) {
+              return a.kind < b.kind;
+            });
+  for (const WeightDesc &w : desc.weights) {
+    ++c.weights;
+    c.trainableWeights += w.trainable;
+    if (__builtin_add_overflow(c.weightBytes, w.size, &c.weightBytes))
+      return Status::error("the weight sizes sum past 2^64 - 1 bytes, "
+                           "expected a total that fits 64 bits");
+  }
+  return c;
+}
+
+Result<std::string> formatEntryGraph(const ModuleDesc &desc,
+                                     std::string_view entryName) {
+  const EntryDesc *entry = nullptr;
+  std::string names;
+  for (const EntryDesc &e : desc.entries) {
+    names += (names.empty() ? "'" : ", '") + e.name + "'";
+    if (e.name == entryName)
+      entry = &e;
+  }
+  if (!entry)
+    return Status::error(
+        "unknown entry '" + std::string(entryName) +
+        "'; the module has entries: " + (names.empty() ? "none" : names));
+  const EntryDesc &e = *entry;
+  CAPTURE_RT_RETURN_IF_ERROR(checkEntryIndices(desc, e));
+  uint64_t dispatches = 0, barriers = 0;
+  std::string body;
+  for (const CommandDesc &c : e.commands) {
+    if (c.kind == CommandDesc::Kind::Barrier) {
+      ++barriers;
+      body += "  barrier\n";
+      continue;
+    }
+    const DispatchDesc &d = c.dispatch;
+    std::string groups;
+    for (uint32_t g : d.groups)
+      groups += (groups.empty() ? "" : "x") + std::to_string(g);
+    body += "  d" + std::to_string(dispatches++) + " " +
+            desc.kernels[d.kernel].name + " groups " + groups + ":";
+    for (size_t b = 0; b < d.bindings.size(); ++b) {
+      const BufferRangeDesc &r = d.bindings[b];
+      bool writes =
+          std::find(d.writes.begin(), d.writes.end(), b) != d.writes.end();
+      body += std::string(b ? ", " : " ") + (writes ? "write" : "read") + " b" +
+              std::to_string(r.buffer) + ":" +
+              bufferKindName(desc.buffers[r.buffer].kind) + "[" +
+              std::to_string(r.offset) + "," +
+              std::to_string(r.offset + r.size) + ")" + namesAt(desc, e, r);
+    }
+    body += "\n";
+  }
+  return "entry '" + e.name + "' (" + entryKindName(e.kind) +
+         "): " + plural(dispatches, "dispatch", "dispatches") + ", " +
+         plural(barriers, "barrier", "barriers") + "\n" + body;
+}
+
+} // namespace capture::rt

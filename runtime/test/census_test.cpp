@@ -1,0 +1,140 @@
+//===- census_test.cpp - Counting a module; an entry's dispatch graph -----===//
+//
+// Vulkan-free: the census and the graph read the ModuleDesc alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/rt/census.h"
+#include "test_util.h"
+#include "train_module.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace capture::rt;
+using namespace capture::rt::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+TEST(Census, CountsTheTestModule) {
+  Result<ModuleCensus> r = moduleCensus(makeTestModule());
+  ASSERT_TRUE(r.isOk()) << r.message();
+  const ModuleCensus &c = r.value();
+  EXPECT_EQ(c.producer, "capture-rt tests");
+  EXPECT_EQ(c.bindingAlignment, 256u);
+  ASSERT_EQ(c.kernels.size(), 2u);
+  EXPECT_EQ(c.kernels[0].name, "add_0");
+  EXPECT_EQ(c.kernels[0].numBindings, 3u);
+  // add: 2 in predict, 1 in bias, 1 in side; mul: 1 in predict.
+  EXPECT_EQ(c.kernels[0].dispatches, 4u);
+  EXPECT_EQ(c.kernels[1].dispatches, 1u);
+  EXPECT_EQ(c.kernels[0].spirvBytes,
+            makeTestModule().kernels[0].spirv.size() * sizeof(uint32_t));
+
+  ASSERT_EQ(c.entries.size(), 3u);
+  const EntryCensus &predict = c.entries[0];
+  EXPECT_EQ(predict.name, "predict");
+  EXPECT_EQ(predict.kind, EntryKind::Forward);
+  EXPECT_EQ(predict.dispatches, 3u);
+  EXPECT_EQ(predict.barriers, 1u);
+  EXPECT_EQ(predict.kernels, 2u);
+  EXPECT_EQ(predict.workgroups, 3u);
+  EXPECT_EQ(predict.inputs, 2u);
+  EXPECT_EQ(predict.outputs, 2u);
+  EXPECT_EQ(predict.probes, 1u);
+  EXPECT_EQ(predict.inputBytes, 512u);
+  EXPECT_EQ(predict.outputBytes, 512u);
+  EXPECT_EQ(c.entries[1].inputBytes, 0u); // bias has no inputs
+  EXPECT_EQ(c.entries[1].outputBytes, 256u);
+  EXPECT_EQ(c.entries[2].outputBytes, 0u); // side has no outputs
+  EXPECT_EQ(c.entries[2].barriers, 0u);
+
+  // Input 512 + 256, Output 512 + 256, Weights 256, Constants 32,
+  // Scratch 512; in BufferKind order.
+  std::vector<std::tuple<BufferKind, uint64_t, uint64_t>> kinds;
+  for (const BufferKindCensus &b : c.buffers)
+    kinds.emplace_back(b.kind, b.buffers, b.bytes);
+  EXPECT_EQ(kinds, (std::vector<std::tuple<BufferKind, uint64_t, uint64_t>>{
+                       {BufferKind::Input, 2, 768},
+                       {BufferKind::Output, 2, 768},
+                       {BufferKind::Weights, 1, 256},
+                       {BufferKind::Constants, 1, 32},
+                       {BufferKind::Scratch, 1, 512}}));
+  EXPECT_EQ(c.bufferBytes, 768u + 768 + 256 + 32 + 512);
+  EXPECT_EQ(c.weights, 1u);
+  EXPECT_EQ(c.trainableWeights, 1u);
+  EXPECT_EQ(c.weightBytes, 32u);
+}
+
+TEST(Census, CountsATrainEntry) {
+  Result<ModuleCensus> r = moduleCensus(makeTrainModule(true));
+  ASSERT_TRUE(r.isOk()) << r.message();
+  const EntryCensus &train = r->entries[0];
+  EXPECT_EQ(train.kind, EntryKind::Train);
+  EXPECT_EQ(train.dispatches, 4u);
+  EXPECT_EQ(train.barriers, 2u);
+  EXPECT_EQ(train.kernels, 3u);
+  EXPECT_EQ(train.inputs, 3u); // x, adamw, max_grad_norm
+  EXPECT_EQ(r->weights, 3u);
+  EXPECT_EQ(r->trainableWeights, 2u); // bias is frozen
+  bool optimizer = false;
+  for (const BufferKindCensus &b : r->buffers)
+    optimizer |= b.kind == BufferKind::Optimizer && b.buffers == 1;
+  EXPECT_TRUE(optimizer);
+}
+
+TEST(Census, GraphListsDispatchesWithTheirRanges) {
+  Result<std::string> g = formatEntryGraph(makeTestModule(), "predict");
+  ASSERT_TRUE(g.isOk()) << g.message();
+  EXPECT_EQ(g.value(),
+            "entry 'predict' (Forward): 3 dispatches, 1 barrier\n"
+            "  d0 add_0 groups 1x1x1: read b0:Input[0,32) (x), read "
+            "b2:Weights[0,32) (w), write b4:Scratch[0,32) (h)\n"
+            "  barrier\n"
+            "  d1 mul_0 groups 1x1x1: read b4:Scratch[0,32) (h), read "
+            "b0:Input[256,288) (b), write b1:Output[0,32) (y)\n"
+            "  d2 add_0 groups 1x1x1: read b4:Scratch[0,32) (h), read "
+            "b3:Constants[0,32), write b1:Output[256,288) (z)\n");
+  Result<std::string> bias = formatEntryGraph(makeTestModule(), "bias");
+  ASSERT_TRUE(bias.isOk()) << bias.message();
+  EXPECT_THAT(bias.value(),
+              HasSubstr("entry 'bias' (Forward): 1 dispatch, 0 barriers\n"));
+}
+
+TEST(Census, UnknownEntryListsTheEntries) {
+  Result<std::string> g = formatEntryGraph(makeTestModule(), "nope");
+  ASSERT_TRUE(g.isError());
+  EXPECT_EQ(g.message(), "unknown entry 'nope'; the module has entries: "
+                         "'predict', 'bias', 'side'");
+}
+
+TEST(Census, IndicesOutOfRangeAreErrors) {
+  ModuleDesc badKernel = makeTestModule();
+  badKernel.entries[0].commands[2].dispatch.kernel = 9;
+  Result<ModuleCensus> c = moduleCensus(badKernel);
+  ASSERT_TRUE(c.isError());
+  EXPECT_EQ(c.message(), "entry 'predict', command 2: kernel index 9 is out "
+                         "of range, expected < 2");
+  EXPECT_EQ(formatEntryGraph(badKernel, "predict").message(), c.message());
+
+  ModuleDesc badBuffer = makeTestModule();
+  badBuffer.entries[1].commands[0].dispatch.bindings[1].buffer = 7;
+  EXPECT_EQ(moduleCensus(badBuffer).message(),
+            "entry 'bias', command 0: binding buffer index 7 is out of "
+            "range, expected < 7");
+
+  ModuleDesc badWrite = makeTestModule();
+  badWrite.entries[2].commands[0].dispatch.writes = {3};
+  EXPECT_EQ(formatEntryGraph(badWrite, "side").message(),
+            "entry 'side', command 0: written binding index 3 is out of "
+            "range, expected < 3");
+
+  ModuleDesc badInput = makeTestModule();
+  badInput.entries[0].inputBuffer = 12;
+  EXPECT_EQ(moduleCensus(badInput).message(),
+            "entry 'predict': input buffer index 12 is out of range, "
+            "expected < 7");
+}
+
+} // namespace

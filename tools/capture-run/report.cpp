@@ -1,0 +1,250 @@
+//===- report.cpp - What a capture-run run ends with, as text or JSON -----===//
+//
+// Text: outputs and probes (first 8 values), "command buffers recorded: N",
+// the timing line and the --profile table. JSON (--json): one object with
+// the same facts and the training steps, for scripts; files (--output-dir,
+// --save-params) are written either way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cli.h"
+
+#include "capture/rt/npy.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+using namespace capture::rt;
+
+namespace capture::run {
+namespace {
+
+/// Value `i` of `t` (f32 or i32) as a double.
+double valueAt(const HostTensor &t, size_t i) {
+  if (t.dtype == DType::F32) {
+    float v;
+    std::memcpy(&v, t.data.data() + 4 * i, 4);
+    return static_cast<double>(v);
+  }
+  int32_t v;
+  std::memcpy(&v, t.data.data() + 4 * i, 4);
+  return static_cast<double>(v);
+}
+
+/// {"name":..,"shape":[..],"dtype":..,"elements":N,"values":[first 8]}.
+void writeTensorJson(JsonWriter &json, const std::string &name,
+                     const HostTensor &t) {
+  json.beginObject();
+  json.key("name");
+  json.value(name);
+  json.key("shape");
+  json.beginArray();
+  for (int64_t d : t.shape)
+    json.value(static_cast<uint64_t>(d));
+  json.endArray();
+  json.key("dtype");
+  json.value(t.dtype == DType::F32 ? "f32" : "i32");
+  size_t n = t.numElements();
+  json.key("elements");
+  json.value(static_cast<uint64_t>(n));
+  json.key("values");
+  json.beginArray();
+  for (size_t i = 0; i < std::min<size_t>(n, 8); ++i)
+    json.value(valueAt(t, i));
+  json.endArray();
+  json.endObject();
+}
+
+/// [{"step":K,"applied":..,"loss"/"grad_norm" or "refusal"},...].
+void writeStepsJson(JsonWriter &json, const std::vector<StepRecord> &steps) {
+  json.beginArray();
+  for (const StepRecord &s : steps) {
+    json.beginObject();
+    json.key("step");
+    json.value(s.step);
+    json.key("applied");
+    json.value(s.applied);
+    if (s.applied) {
+      json.key("loss");
+      json.value(s.loss);
+      json.key("grad_norm");
+      json.value(s.gradNorm);
+    } else {
+      json.key("refusal");
+      json.value(s.refusal);
+    }
+    json.endObject();
+  }
+  json.endArray();
+}
+
+/// The whole --json object.
+std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
+                    const std::vector<NamedTensor> &outputs,
+                    const std::vector<NamedTensor> &probes,
+                    const RunRecord &record) {
+  JsonWriter json;
+  json.beginObject();
+  json.key("device");
+  json.beginObject();
+  json.key("name");
+  json.value(module.device().info().name);
+  json.key("type");
+  json.value(deviceTypeName(module.device().info().type));
+  json.endObject();
+  json.key("module");
+  json.value(opts.module);
+  json.key("entry");
+  json.value(entry.name);
+  json.key("kind");
+  json.value(entryKindName(entry.kind));
+  json.key("mode");
+  json.value(opts.eager ? "eager" : "replay");
+  if (entry.train) {
+    json.key("steps");
+    writeStepsJson(json, record.steps);
+  }
+  json.key("outputs");
+  json.beginArray();
+  for (const NamedTensor &out : outputs)
+    writeTensorJson(json, out.name, out.tensor);
+  json.endArray();
+  json.key("probes");
+  json.beginArray();
+  for (const NamedTensor &p : probes)
+    writeTensorJson(json, p.name, p.tensor);
+  json.endArray();
+  json.key("command_buffers_recorded");
+  json.value(module.recordCount());
+  json.key("timing");
+  json.beginObject();
+  json.key("calls");
+  json.value(record.calls);
+  json.key("total_us");
+  json.value(record.totalUs);
+  json.key("mean_us");
+  json.value(record.calls ? record.totalUs / static_cast<double>(record.calls)
+                          : 0.0);
+  json.key("min_us");
+  json.value(record.minUs);
+  json.endObject();
+  if (record.profile) {
+    json.key("profile");
+    writeProfileJson(json, *record.profile);
+  }
+  json.endObject();
+  return json.text();
+}
+
+} // namespace
+
+void RunRecord::addCall(double us) {
+  minUs = calls == 0 ? us : std::min(minUs, us);
+  totalUs += us;
+  ++calls;
+}
+
+void printTensor(const char *kind, const std::string &name,
+                 const HostTensor &t) {
+  std::printf("%s %s %s:", kind, name.c_str(), formatShape(t.shape).c_str());
+  size_t n = t.numElements(), shown = std::min<size_t>(n, 8);
+  for (size_t i = 0; i < shown; ++i) {
+    if (t.dtype == DType::F32)
+      std::printf(" %g", valueAt(t, i));
+    else
+      std::printf(" %d", static_cast<int32_t>(valueAt(t, i)));
+  }
+  std::printf("%s\n", n > shown ? " ..." : "");
+}
+
+Status makeDirectory(const std::string &dir, const char *option) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return Status::error("cannot create " + std::string(option) +
+                         " directory '" + dir + "': " + ec.message());
+  return Status::ok();
+}
+
+Status writeTensor(const std::string &dir, const std::string &name,
+                   const HostTensor &t, const char *option) {
+  if (name.empty() || name == "." || name == ".." ||
+      name.find('/') != std::string::npos ||
+      name.find('\\') != std::string::npos)
+    return Status::error("cannot write tensor '" + name + "' to " + option +
+                         ": its name is not a file name");
+  return writeNpyFile(dir + "/" + name + ".npy", t);
+}
+
+Status writeWeights(Module &module, const std::string &dir,
+                    const char *option) {
+  CAPTURE_RT_RETURN_IF_ERROR(makeDirectory(dir, option));
+  for (const WeightDesc &w : module.desc().weights) {
+    Result<HostTensor> value = module.getParam(w.name);
+    if (value.isError())
+      return value.status();
+    CAPTURE_RT_RETURN_IF_ERROR(writeTensor(dir, w.name, value.value(), option));
+  }
+  return Status::ok();
+}
+
+int report(const Options &opts, Module &module, const std::string &entryName,
+           const std::vector<NamedTensor> &outputs, const RunRecord &record) {
+  Result<const EntryDesc *> entry = module.findEntry(entryName);
+  if (entry.isError())
+    return runtimeError(entry.message());
+  std::vector<NamedTensor> probes;
+  for (const std::string &name : opts.probes) {
+    Result<HostTensor> probe = module.readProbe(entryName, name);
+    if (probe.isError())
+      return runtimeError(probe.message());
+    probes.push_back({name, std::move(probe).value()});
+  }
+  if (!opts.outputDir.empty()) {
+    if (Status s = makeDirectory(opts.outputDir, "--output-dir"); s.isError())
+      return runtimeError(s.message());
+    for (const std::vector<NamedTensor> *list :
+         {&outputs, static_cast<const std::vector<NamedTensor> *>(&probes)})
+      for (const NamedTensor &t : *list)
+        if (Status s =
+                writeTensor(opts.outputDir, t.name, t.tensor, "--output-dir");
+            s.isError())
+          return runtimeError(s.message());
+  }
+  if (!opts.saveParams.empty())
+    if (Status s = writeWeights(module, opts.saveParams, "--save-params");
+        s.isError())
+      return runtimeError(s.message());
+
+  if (opts.json) {
+    std::printf(
+        "%s\n",
+        runJson(opts, module, *entry.value(), outputs, probes, record).c_str());
+    return 0;
+  }
+  for (const NamedTensor &out : outputs)
+    printTensor("output", out.name, out.tensor);
+  for (const NamedTensor &p : probes)
+    printTensor("probe", p.name, p.tensor);
+  std::printf("command buffers recorded: %llu\n",
+              static_cast<unsigned long long>(module.recordCount()));
+  double mean =
+      record.calls ? record.totalUs / static_cast<double>(record.calls) : 0.0;
+  if (entry.value()->train)
+    std::printf("train%s: %llu steps, %.1f us/step (min %.1f us)\n",
+                opts.eager ? " (eager)" : "",
+                static_cast<unsigned long long>(record.calls), mean,
+                record.minUs);
+  else
+    std::printf("%s: %llu calls, %.1f us/call (min %.1f us)\n",
+                opts.eager ? "eager" : "replay",
+                static_cast<unsigned long long>(record.calls), mean,
+                record.minUs);
+  if (record.profile)
+    printProfile(*record.profile);
+  return 0;
+}
+
+} // namespace capture::run
