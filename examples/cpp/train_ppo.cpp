@@ -14,6 +14,7 @@
 #include "capture/rt/module.h"
 #include "capture/rt/npy.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -75,6 +76,7 @@ int main(int argc, char **argv) {
   }
 
   // One submission per step: forward, backward, clipping, AdamW.
+  float lastNorm = 0;
   for (int step = 1; step <= steps; ++step) {
     if (step == steps / 2 + 1 &&
         failed(module.setLearningRate("train", 1e-4f), "setLearningRate"))
@@ -87,9 +89,26 @@ int main(int argc, char **argv) {
     for (const NamedTensor &output : outputs.value())
       if (output.name == entry.value()->train->gradNormOutput)
         norm = output.tensor.asF32()[0];
+    lastNorm = norm;
     if (step == 1 || step % 10 == 0)
       std::printf("step %d: loss=%.6f grad_norm=%.6f\n", step, loss, norm);
   }
+
+  // The last step's gradients (before clipping): their 2-norm is the
+  // grad_norm the step reported.
+  Result<TrainGradients> grads = module.readGradients("train");
+  if (failed(grads.status(), "readGradients"))
+    return 1;
+  double sum = 0;
+  for (float g : grads.value().flat.asF32())
+    sum += double(g) * g;
+  if (std::fabs(std::sqrt(sum) - lastNorm) > 1e-4 * lastNorm) {
+    std::fprintf(stderr, "train_ppo: gradient norm %g, but the step said %g\n",
+                 std::sqrt(sum), lastNorm);
+    return 1;
+  }
+  std::printf("gradients: %zu weights, norm %.6f as reported\n",
+              grads.value().perWeight.size(), std::sqrt(sum));
 
   Result<TrainState> state = module.trainState("train");
   Result<HostTensor> logStd = module.getParam("log_std");

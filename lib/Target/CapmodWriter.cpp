@@ -306,6 +306,10 @@ LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
   train.params = {weights, offset(kWeightOffsetAttr), bytes};
   train.moment1 = {optimizer, offset(kMoment1OffsetAttr), bytes};
   train.moment2 = {optimizer, offset(kMoment2OffsetAttr), bytes};
+  // Every step writes each weight's gradient (before clipping) into its
+  // slot; the padding stays zero. (Clipped gradients are not written back
+  // there: a NaN scale would turn the padding into NaN for good.)
+  train.grads = rt::BufferRangeDesc{optimizer, offset(kGradsOffsetAttr), bytes};
   entry.kind = rt::EntryKind::Train;
   entry.train = std::move(train);
   return success();

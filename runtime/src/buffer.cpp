@@ -2,6 +2,7 @@
 
 #include "buffer.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace capture::rt {
@@ -20,14 +21,49 @@ pickMemoryType(const VkPhysicalDeviceMemoryProperties &m, uint32_t typeBits,
   return std::nullopt;
 }
 
+const char *usageName(Buffer::Usage usage) {
+  switch (usage) {
+  case Buffer::Usage::Device:
+    return "device-local";
+  case Buffer::Usage::Upload:
+    return "host-visible, upload";
+  case Buffer::Usage::Readback:
+    return "host-visible, read-back";
+  }
+  return "?";
+}
+
 } // namespace
 
 Result<Buffer> Buffer::create(Device::Impl &device, uint64_t size, Usage usage,
-                              const std::string &what) {
+                              const std::string &name) {
+  std::string what =
+      name + " (" + std::to_string(size) + " bytes, " + usageName(usage) + ")";
+  // A buffer can only live in one allocation; asking for more is a
+  // validation error (above a heap) or an unreliable driver answer (above
+  // maxMemoryAllocationSize), so it is refused here with the numbers.
+  uint64_t largest = device.limits.maxAllocationSize;
+  auto tooLarge = [&](uint64_t bytes) {
+    return Status::error("vkAllocateMemory failed for " + what +
+                         ": refused before the call: " + std::to_string(bytes) +
+                         " bytes is more than device '" + device.info.name +
+                         "' allocates at once (" + std::to_string(largest) +
+                         " bytes: the smaller of its largest memory heap and "
+                         "maxMemoryAllocationSize), treated as " +
+                         vkResultName(VK_ERROR_OUT_OF_DEVICE_MEMORY));
+  };
+  if (size == 0)
+    return Status::error("vkCreateBuffer failed for " + what +
+                         ": refused before the call: a buffer needs at least "
+                         "1 byte");
+  if (size > largest)
+    return tooLarge(size);
+
   Buffer b;
+  b.owner = &device;
   b.device = device.device;
   b.bytes = size;
-  b.name = what;
+  b.name = name;
 
   VkBufferCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
@@ -54,9 +90,10 @@ Result<Buffer> Buffer::create(Device::Impl &device, uint64_t size, Usage usage,
     need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
     break;
   }
+  // On any failure below, `b`'s destructor frees what was made so far.
   CAPTURE_RT_RETURN_IF_ERROR(
-      vkCheck(vkCreateBuffer(b.device, &info, nullptr, &b.buffer),
-              "vkCreateBuffer", what));
+      vkCheckHandle(vkCreateBuffer(b.device, &info, nullptr, &b.buffer),
+                    b.buffer, "vkCreateBuffer", what));
 
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(b.device, b.buffer, &req);
@@ -65,13 +102,19 @@ Result<Buffer> Buffer::create(Device::Impl &device, uint64_t size, Usage usage,
   if (!type)
     return Status::error("no suitable memory type for " + what +
                          " on device '" + device.info.name + "'");
+  uint32_t heap = device.memory.memoryTypes[*type].heapIndex;
+  largest = std::min<uint64_t>(largest, device.memory.memoryHeaps[heap].size);
+  if (req.size > largest)
+    return tooLarge(req.size);
+  CAPTURE_RT_RETURN_IF_ERROR(device.reserveMemory(req.size, what));
+  b.accounted = req.size;
   VkMemoryAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = *type;
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(
-      vkAllocateMemory(b.device, &alloc, nullptr, &b.memory),
-      "vkAllocateMemory", what + " (" + std::to_string(size) + " bytes)"));
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheckHandle(vkAllocateMemory(b.device, &alloc, nullptr, &b.memory),
+                    b.memory, "vkAllocateMemory", what));
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkBindBufferMemory(b.device, b.buffer, b.memory, 0),
               "vkBindBufferMemory", what));
@@ -92,9 +135,11 @@ Buffer::Buffer(Buffer &&other) noexcept { *this = std::move(other); }
 Buffer &Buffer::operator=(Buffer &&other) noexcept {
   if (this != &other) {
     reset();
+    owner = std::exchange(other.owner, nullptr);
     device = std::exchange(other.device, VK_NULL_HANDLE);
     buffer = std::exchange(other.buffer, VK_NULL_HANDLE);
     memory = std::exchange(other.memory, VK_NULL_HANDLE);
+    accounted = std::exchange(other.accounted, 0);
     bytes = std::exchange(other.bytes, 0);
     map = std::exchange(other.map, nullptr);
     nonCoherent = std::exchange(other.nonCoherent, false);
@@ -110,8 +155,11 @@ void Buffer::reset() {
     vkDestroyBuffer(device, buffer, nullptr);
   if (memory)
     vkFreeMemory(device, memory, nullptr); // Also unmaps.
+  if (owner && accounted)
+    owner->releaseMemory(accounted);
   buffer = VK_NULL_HANDLE;
   memory = VK_NULL_HANDLE;
+  accounted = 0;
   map = nullptr;
 }
 

@@ -24,7 +24,11 @@ public:
     Readback,
   };
 
-  /// Creates a buffer of `size` bytes (> 0). `what` names it in messages.
+  /// Creates a buffer of `size` bytes (> 0). `what` names it in messages,
+  /// which add its size and usage ("buffer 2 (Weights) (69392 bytes,
+  /// device-local)"). A size above what the device allows in one
+  /// allocation, or one that would pass DeviceOptions::memoryLimit, fails
+  /// before the driver is asked. On failure nothing stays allocated.
   static Result<Buffer> create(Device::Impl &device, uint64_t size, Usage usage,
                                const std::string &what);
 
@@ -50,14 +54,20 @@ public:
   Status invalidate() const;
 
 private:
+  /// Destroys what is held (null handles are skipped) and gives back the
+  /// accounted memory; the Buffer is then empty.
   void reset();
 
+  /// Owning device's handles: the VkDevice and the memory accounting.
+  Device::Impl *owner = nullptr;
   /// Owning device.
   VkDevice device = VK_NULL_HANDLE;
   /// The buffer.
   VkBuffer buffer = VK_NULL_HANDLE;
   /// Its memory.
   VkDeviceMemory memory = VK_NULL_HANDLE;
+  /// Bytes accounted in owner->memoryInUse (the allocation's size).
+  uint64_t accounted = 0;
   /// Size in bytes.
   uint64_t bytes = 0;
   /// Host mapping, when host-visible and used from the host.

@@ -117,6 +117,8 @@ TrainDesc toTrain(const fb::Train &train) {
   d.params = toRange(train.params());
   d.moment1 = toRange(train.moment1());
   d.moment2 = toRange(train.moment2());
+  if (train.grads())
+    d.grads = toRange(train.grads());
   return d;
 }
 

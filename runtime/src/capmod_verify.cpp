@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/replay_stream.h"
 
 #include "check_util.h"
 #include "spirv_check.h"
@@ -341,93 +342,13 @@ private:
     return Status::ok();
   }
 
-  /// One buffer access of a dispatch, for the hazard sweep.
-  struct Access {
-    uint32_t buffer; // buffer index
-    uint64_t begin;  // first byte
-    uint64_t end;    // one past the last byte
-    bool write;      // whether the dispatch writes the range
-    size_t command;  // command index of the dispatch
-  };
-
-  /// The largest `end` among accesses seen so far, and the largest among
-  /// those of a different command than the first, so that "an earlier
-  /// access of another dispatch overlaps" is an O(1) question.
-  struct TopTwo {
-    const Access *best = nullptr;  // largest end
-    const Access *other = nullptr; // largest end with command != best's
-    void add(const Access &a) {
-      if (!best || a.end > best->end) {
-        if (best && best->command != a.command)
-          other = best;
-        best = &a;
-      } else if (a.command != best->command && (!other || a.end > other->end)) {
-        other = &a;
-      }
-    }
-    /// An access of a command other than `command` ending after `pos`.
-    const Access *overlapping(size_t command, uint64_t pos) const {
-      const Access *c = best && best->command != command ? best : other;
-      return c && c->end > pos ? c : nullptr;
-    }
-  };
-
   /// Two dispatches between the same pair of barriers run unordered: a
   /// range one writes must not overlap a range the other accesses. The
   /// validation layer does not catch compute-after-compute hazards, so the
-  /// schedule is checked here. O(n log n) per barrier-free segment.
+  /// schedule is checked here, by the sweep the loader also runs over the
+  /// whole replay stream (replay_stream.h).
   Status checkHazards(const EntryDesc &entry) const {
-    std::vector<Access> segment;
-    for (size_t i = 0; i <= entry.commands.size(); ++i) {
-      if (i < entry.commands.size() &&
-          entry.commands[i].kind == CommandDesc::Kind::Dispatch) {
-        const DispatchDesc &d = entry.commands[i].dispatch;
-        std::vector<bool> writes(d.bindings.size(), false);
-        for (uint32_t w : d.writes)
-          writes[w] = true;
-        for (size_t b = 0; b < d.bindings.size(); ++b) {
-          const BufferRangeDesc &r = d.bindings[b];
-          segment.push_back(
-              {r.buffer, r.offset, r.offset + r.size, writes[b], i});
-        }
-        continue;
-      }
-      CAPTURE_RT_RETURN_IF_ERROR(checkSegment(entry, segment));
-      segment.clear();
-    }
-    return Status::ok();
-  }
-
-  Status checkSegment(const EntryDesc &entry,
-                      std::vector<Access> &segment) const {
-    std::sort(segment.begin(), segment.end(),
-              [](const Access &a, const Access &b) {
-                return std::tie(a.buffer, a.begin, a.command) <
-                       std::tie(b.buffer, b.begin, b.command);
-              });
-    TopTwo writes, any;
-    for (size_t i = 0; i < segment.size(); ++i) {
-      const Access &a = segment[i];
-      if (i > 0 && segment[i - 1].buffer != a.buffer)
-        writes = any = TopTwo();
-      const Access *other = a.write ? any.overlapping(a.command, a.begin)
-                                    : writes.overlapping(a.command, a.begin);
-      if (other) {
-        const Access &w = a.write ? a : *other;
-        const Access &r = a.write ? *other : a;
-        return fail("entry '" + entry.name + "': dispatch " + str(w.command) +
-                    " writes " + bufferName(a.buffer) + " range " +
-                    formatRange(w.begin, w.end - w.begin) +
-                    ", which dispatch " + str(r.command) +
-                    (r.write ? " also writes" : " reads") + " in range " +
-                    formatRange(r.begin, r.end - r.begin) +
-                    " with no Barrier between them");
-      }
-      if (a.write)
-        writes.add(a);
-      any.add(a);
-    }
-    return Status::ok();
+    return checkStreamHazards(desc, entry, scheduleStream(entry));
   }
 
   /// The module being checked.

@@ -48,11 +48,14 @@ flatbuffers::Offset<fb::Train> writeTrain(Builder &b, const TrainDesc &train) {
   fb::BufferRange params = toRange(train.params);
   fb::BufferRange moment1 = toRange(train.moment1);
   fb::BufferRange moment2 = toRange(train.moment2);
+  fb::BufferRange grads =
+      train.grads ? toRange(*train.grads) : fb::BufferRange();
   flatbuffers::Optional<float> maxNorm = flatbuffers::nullopt;
   if (train.maxGradNorm)
     maxNorm = *train.maxGradNorm;
   return fb::CreateTrain(b, adamw, maxNorm, hyper, maxNormInput, gradNorm,
-                         &params, &moment1, &moment2);
+                         &params, &moment1, &moment2,
+                         train.grads ? &grads : nullptr);
 }
 
 flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {

@@ -188,10 +188,9 @@ Status createInstance(Device::Impl &impl) {
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
     return Status::error("no Vulkan driver found (vkCreateInstance: " +
                          vkResultName(r) + "). " + installHint());
-  if (r != VK_SUCCESS) {
-    impl.instance = VK_NULL_HANDLE;
-    return vkCheck(r, "vkCreateInstance", "the capture runtime");
-  }
+  if (r != VK_SUCCESS)
+    return vkCheckHandle(r, impl.instance, "vkCreateInstance",
+                         "the capture runtime");
   if (!impl.validation)
     return Status::ok();
   auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
@@ -201,8 +200,9 @@ Status createInstance(Device::Impl &impl) {
   if (!create || !impl.destroyMessenger)
     return Status::error("validation: vkCreateDebugUtilsMessengerEXT is not "
                          "available although VK_EXT_debug_utils is enabled");
-  return vkCheck(create(impl.instance, &messenger, nullptr, &impl.messenger),
-                 "vkCreateDebugUtilsMessengerEXT", "validation messages");
+  return vkCheckHandle(
+      create(impl.instance, &messenger, nullptr, &impl.messenger),
+      impl.messenger, "vkCreateDebugUtilsMessengerEXT", "validation messages");
 }
 
 struct Candidate {
@@ -400,6 +400,25 @@ void Device::Impl::addValidationMessage(const std::string &message) {
     onMessage(message);
 }
 
+Status Device::Impl::check(VkResult result, const char *call,
+                           const std::string &what) {
+  Status status = vkCheck(result, call, what);
+  if (result == VK_ERROR_DEVICE_LOST) {
+    std::lock_guard<std::mutex> lock(lostMutex);
+    if (!lost.exchange(true))
+      lostBy = status.message();
+  }
+  return status;
+}
+
+Status Device::Impl::checkNotLost(const std::string &what) const {
+  if (!lost.load())
+    return Status::ok();
+  std::lock_guard<std::mutex> lock(lostMutex);
+  return Status::error("cannot run " + what + ": device '" + info.name +
+                       "' was lost earlier (" + lostBy + ")");
+}
+
 Status Device::Impl::submitAndWait(VkCommandBuffer cmd, VkFence fence,
                                    const std::string &what) {
   CAPTURE_RT_RETURN_IF_ERROR(submit(cmd, fence, what));
@@ -408,25 +427,63 @@ Status Device::Impl::submitAndWait(VkCommandBuffer cmd, VkFence fence,
 
 Status Device::Impl::submit(VkCommandBuffer cmd, VkFence fence,
                             const std::string &what) {
+  return submit(std::vector<VkCommandBuffer>{cmd}, fence, what);
+}
+
+Status Device::Impl::submit(const std::vector<VkCommandBuffer> &cmds,
+                            VkFence fence, const std::string &what) {
+  CAPTURE_RT_RETURN_IF_ERROR(checkNotLost(what));
   CAPTURE_RT_RETURN_IF_ERROR(
-      vkCheck(vkResetFences(device, 1, &fence), "vkResetFences", what));
+      check(vkResetFences(device, 1, &fence), "vkResetFences", what));
   VkSubmitInfo submit{};
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
+  submit.commandBufferCount = static_cast<uint32_t>(cmds.size());
+  submit.pCommandBuffers = cmds.data();
   std::lock_guard<std::mutex> lock(queueMutex);
-  return vkCheck(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit",
-                 what);
+  VkResult r = vkQueueSubmit(queue, 1, &submit, fence);
+  if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST)
+    // The fence is reset and nothing will signal it: an empty submission
+    // does, once earlier work is done, so that the owner's destructor can
+    // wait for it without waiting forever. If this fails too, the wait
+    // reports the failure instead.
+    (void)vkQueueSubmit(queue, 0, nullptr, fence);
+  return check(r, "vkQueueSubmit", what);
 }
 
 Status Device::Impl::wait(VkFence fence, const std::string &what) {
-  return vkCheck(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
-                 "vkWaitForFences", what);
+  return check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
+               "vkWaitForFences", what);
 }
+
+void Device::Impl::waitBeforeDestroy(VkFence fence) {
+  if (fence && !lost.load())
+    (void)check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
+                "vkWaitForFences", "destruction");
+}
+
+Status Device::Impl::reserveMemory(uint64_t bytes, const std::string &what) {
+  uint64_t before = memoryInUse.fetch_add(bytes);
+  if (memoryLimit == 0 ||
+      (before <= memoryLimit && bytes <= memoryLimit - before))
+    return Status::ok();
+  memoryInUse.fetch_sub(bytes);
+  return Status::error(
+      "vkAllocateMemory failed for " + what +
+      ": refused before the call: " + std::to_string(bytes) +
+      " more bytes would pass the memory limit of device '" + info.name +
+      "' (DeviceOptions::memoryLimit = " + std::to_string(memoryLimit) +
+      " bytes, " + std::to_string(before) + " in use), treated as " +
+      vkResultName(VK_ERROR_OUT_OF_DEVICE_MEMORY));
+}
+
+void Device::Impl::releaseMemory(uint64_t bytes) { memoryInUse -= bytes; }
 
 Device::Impl::~Impl() {
   if (device) {
-    vkDeviceWaitIdle(device);
+    // Modules waited for their work; this covers a failed wait. The result
+    // does not matter: destroying is allowed after device loss too.
+    if (!lost.load())
+      (void)vkDeviceWaitIdle(device);
     vkDestroyDevice(device, nullptr);
   }
   if (messenger && destroyMessenger)
@@ -444,6 +501,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   impl->validation = options.validation || validationRequestedByEnv();
   impl->printMessages = options.printValidationMessages;
   impl->onMessage = options.onValidationMessage;
+  impl->memoryLimit = options.memoryLimit;
   CAPTURE_RT_RETURN_IF_ERROR(createInstance(*impl));
 
   Result<std::vector<Candidate>> candidates = enumerate(impl->instance);
@@ -463,8 +521,10 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   impl->queueFamily = c.queueFamily;
   vkGetPhysicalDeviceProperties(impl->physical, &impl->properties);
   vkGetPhysicalDeviceMemoryProperties(impl->physical, &impl->memory);
+  // A failure leaves 1.0: only the maintenance3 limits are then skipped.
   uint32_t instanceVersion = VK_API_VERSION_1_0;
-  vkEnumerateInstanceVersion(&instanceVersion);
+  if (vkEnumerateInstanceVersion(&instanceVersion) != VK_SUCCESS)
+    instanceVersion = VK_API_VERSION_1_0;
   fillLimits(*impl, instanceVersion);
 
   float priority = 1.0f;
@@ -477,12 +537,9 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
-  VkResult r =
-      vkCreateDevice(impl->physical, &deviceInfo, nullptr, &impl->device);
-  if (r != VK_SUCCESS) {
-    impl->device = VK_NULL_HANDLE;
-    return vkCheck(r, "vkCreateDevice", "'" + impl->info.name + "'");
-  }
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheckHandle(
+      vkCreateDevice(impl->physical, &deviceInfo, nullptr, &impl->device),
+      impl->device, "vkCreateDevice", "device '" + impl->info.name + "'"));
   vkGetDeviceQueue(impl->device, impl->queueFamily, 0, &impl->queue);
   return std::shared_ptr<Device>(new Device(std::move(impl)));
 }
@@ -496,6 +553,10 @@ bool Device::validationEnabled() const { return impl_->validation; }
 uint64_t Device::validationMessageCount() const {
   return impl_->messageCount.load();
 }
+
+uint64_t Device::memoryInUse() const { return impl_->memoryInUse.load(); }
+
+bool Device::isLost() const { return impl_->lost.load(); }
 
 std::vector<std::string> Device::validationMessages() const {
   std::lock_guard<std::mutex> lock(impl_->messagesMutex);

@@ -1,5 +1,4 @@
-//===- device_impl.h - Vulkan handles behind capture::rt::Device -*- C++
-//-*-===//
+//===- device_impl.h - Vulkan handles behind Device -------------*- C++ -*-===//
 
 #ifndef CAPTURE_RT_DEVICE_IMPL_H
 #define CAPTURE_RT_DEVICE_IMPL_H
@@ -10,6 +9,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <vector>
 
 namespace capture::rt {
 
@@ -30,8 +30,37 @@ struct Device::Impl {
   /// of submitAndWait, separate so that a profile can time both halves.
   Status submit(VkCommandBuffer cmd, VkFence fence, const std::string &what);
 
+  /// Resets `fence` and submits `cmds` in order in one vkQueueSubmit,
+  /// signalling it. Every submission of the runtime goes through here: it
+  /// refuses at once on a lost device, marks the device lost on
+  /// VK_ERROR_DEVICE_LOST, and after a failed submit still gets `fence`
+  /// signalled, so that waiting for it before destruction cannot hang.
+  Status submit(const std::vector<VkCommandBuffer> &cmds, VkFence fence,
+                const std::string &what);
+
   /// Waits for `fence`; the second half of submitAndWait.
   Status wait(VkFence fence, const std::string &what);
+
+  /// vkCheck for a call on this device; VK_ERROR_DEVICE_LOST also marks
+  /// the device lost, so that later submissions fail at once.
+  Status check(VkResult result, const char *call, const std::string &what);
+
+  /// An error naming the first loss when the device is lost; else success.
+  Status checkNotLost(const std::string &what) const;
+
+  /// Before an object that submits with `fence` is destroyed: waits for its
+  /// last submission, unless the device is lost (the work will never
+  /// complete) or `fence` is null. Never fails: a destructor has nowhere to
+  /// report, and destroying is allowed after a failed wait.
+  void waitBeforeDestroy(VkFence fence);
+
+  /// Accounts `bytes` of device memory for `what` against memoryLimit; an
+  /// error that reads like a failed vkAllocateMemory when it would pass the
+  /// limit. Undone by releaseMemory.
+  Status reserveMemory(uint64_t bytes, const std::string &what);
+
+  /// Gives back what reserveMemory accounted.
+  void releaseMemory(uint64_t bytes);
 
   /// Records one validation message (called by the messenger callback).
   void addValidationMessage(const std::string &message);
@@ -73,6 +102,16 @@ struct Device::Impl {
   /// Serializes vkQueueSubmit on `queue` (externally synchronized in
   /// Vulkan) between modules sharing this device.
   std::mutex queueMutex;
+  /// Set once a call reports VK_ERROR_DEVICE_LOST.
+  std::atomic<bool> lost{false};
+  /// Guards `lostBy`.
+  mutable std::mutex lostMutex;
+  /// The error of the first VK_ERROR_DEVICE_LOST, repeated by later calls.
+  std::string lostBy;
+  /// DeviceOptions::memoryLimit (0: none).
+  uint64_t memoryLimit = 0;
+  /// Bytes held by Buffers of this device (Device::memoryInUse).
+  std::atomic<uint64_t> memoryInUse{0};
 };
 
 } // namespace capture::rt

@@ -32,17 +32,40 @@ Status checkTensor(const std::string &what, const std::vector<int64_t> &shape,
   return Status::ok();
 }
 
+/// Whether dispatches may leave entry `e`'s Input buffer as the host sent
+/// it: no other entry packs its inputs there and no dispatch writes it.
+bool inputBufferExclusive(const ModuleDesc &desc, size_t e) {
+  uint32_t input = desc.entries[e].inputBuffer;
+  for (size_t i = 0; i < desc.entries.size(); ++i) {
+    const EntryDesc &entry = desc.entries[i];
+    if (i != e && !entry.inputs.empty() && entry.inputBuffer == input)
+      return false;
+    for (const CommandDesc &c : entry.commands)
+      if (c.kind == CommandDesc::Kind::Dispatch)
+        for (uint32_t w : c.dispatch.writes)
+          if (c.dispatch.bindings[w].buffer == input)
+            return false;
+  }
+  return true;
+}
+
 /// Allocates everything, uploads weights and constants, records entries.
-Status build(Module::Impl &m) {
+/// With `sharedWeights`, uses it as the Weights buffer and uploads no
+/// initial weights.
+Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
   Device::Impl &dev = m.dev;
   for (size_t i = 0; i < m.desc.buffers.size(); ++i) {
     const BufferDesc &b = m.desc.buffers[i];
+    if (sharedWeights && static_cast<int64_t>(i) == m.desc.weightsBuffer) {
+      m.buffers.push_back(sharedWeights);
+      continue;
+    }
     Result<Buffer> buffer = Buffer::create(
         dev, b.size, Buffer::Usage::Device,
         "buffer " + std::to_string(i) + " (" + bufferKindName(b.kind) + ")");
     if (buffer.isError())
       return buffer.status();
-    m.buffers.push_back(std::move(buffer).value());
+    m.buffers.push_back(std::make_shared<Buffer>(std::move(buffer).value()));
   }
   for (const KernelDesc &k : m.desc.kernels) {
     Result<KernelPipeline> p = KernelPipeline::create(dev, k);
@@ -60,11 +83,15 @@ Status build(Module::Impl &m) {
       "vkCreateCommandPool", "the module"));
   VkFenceCreateInfo fenceInfo{};
   fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  // Created signalled: every submit resets it first, and a module whose
+  // load fails before its first submit must not wait forever on it.
+  fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT;
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkCreateFence(dev.device, &fenceInfo, nullptr, &m.fence),
               "vkCreateFence", "the module"));
 
-  std::vector<VkCommandBuffer> cmds(m.desc.entries.size() + 1);
+  // One per entry, then the utility, upload and probe command buffers.
+  std::vector<VkCommandBuffer> cmds(m.desc.entries.size() + 3);
   VkCommandBufferAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
   alloc.commandPool = m.commandPool;
@@ -73,7 +100,9 @@ Status build(Module::Impl &m) {
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkAllocateCommandBuffers(dev.device, &alloc, cmds.data()),
               "vkAllocateCommandBuffers", "the module"));
-  m.utilityCmd = cmds.back();
+  m.utilityCmd = cmds[m.desc.entries.size()];
+  m.uploadCmd = cmds[m.desc.entries.size() + 1];
+  m.probeCmd = cmds[m.desc.entries.size() + 2];
 
   for (size_t i = 0; i < m.desc.entries.size(); ++i) {
     const EntryDesc &e = m.desc.entries[i];
@@ -90,6 +119,8 @@ Status build(Module::Impl &m) {
         return in.status();
       state.stagingIn = std::move(in).value();
       std::memset(state.stagingIn.mapped(), 0, state.stagingIn.size());
+      state.sentInputs.assign(state.stagingIn.size(), 0);
+      state.canSkipInputs = inputBufferExclusive(m.desc, i);
     }
     if (!e.outputs.empty()) {
       Result<Buffer> out = Buffer::create(
@@ -103,7 +134,7 @@ Status build(Module::Impl &m) {
   }
   CAPTURE_RT_RETURN_IF_ERROR(createDescriptorSets(m));
 
-  if (m.desc.weightsBuffer >= 0) {
+  if (m.desc.weightsBuffer >= 0 && !sharedWeights) {
     // One upload of the whole buffer: absent initial values and the gaps
     // between weights become zeros.
     uint32_t wb = static_cast<uint32_t>(m.desc.weightsBuffer);
@@ -120,10 +151,12 @@ Status build(Module::Impl &m) {
         m.desc.constants->data(), m.desc.constants->size(), "constants"));
   // Moments start at zero as torch.optim.AdamW's do; device memory starts
   // undefined.
-  std::vector<uint32_t> optimizer;
+  // Optimizer buffer sizes are multiples of 4 (verified), so VK_WHOLE_SIZE
+  // covers every byte.
+  std::vector<FillRange> optimizer;
   for (size_t i = 0; i < m.desc.buffers.size(); ++i)
     if (m.desc.buffers[i].kind == BufferKind::Optimizer)
-      optimizer.push_back(static_cast<uint32_t>(i));
+      optimizer.push_back({m.buffers[i]->handle(), 0, VK_WHOLE_SIZE});
   if (!optimizer.empty())
     CAPTURE_RT_RETURN_IF_ERROR(m.zeroFill(optimizer, "Optimizer buffers"));
   for (EntryState &state : m.entries)
@@ -138,9 +171,9 @@ Module::Impl::Impl(std::shared_ptr<Device> device, ModuleDesc desc)
       desc(std::move(desc)) {}
 
 Module::Impl::~Impl() {
-  // Every submit is waited for, but a failed wait can leave work pending.
-  if (fence)
-    vkWaitForFences(dev.device, 1, &fence, VK_TRUE, UINT64_MAX);
+  // Every submit is waited for, but a failed wait can leave work pending
+  // (not on a lost device, where it never ends).
+  dev.waitBeforeDestroy(fence);
   for (EntryState &e : entries)
     if (e.queries)
       vkDestroyQueryPool(dev.device, e.queries, nullptr);
@@ -180,7 +213,7 @@ Status Module::Impl::upload(uint32_t buffer, uint64_t offset,
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
                                      "vkBeginCommandBuffer", what));
-  recordUtilityCopy(utilityCmd, staging->handle(), 0, buffers[buffer].handle(),
+  recordUtilityCopy(utilityCmd, staging->handle(), 0, buffers[buffer]->handle(),
                     offset, size);
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkEndCommandBuffer(utilityCmd), "vkEndCommandBuffer", what));
@@ -202,7 +235,7 @@ Result<std::vector<uint8_t>> Module::Impl::download(uint32_t buffer,
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
                                      "vkBeginCommandBuffer", what));
-  recordUtilityCopy(utilityCmd, buffers[buffer].handle(), offset,
+  recordUtilityCopy(utilityCmd, buffers[buffer]->handle(), offset,
                     staging->handle(), 0, size);
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkEndCommandBuffer(utilityCmd), "vkEndCommandBuffer", what));
@@ -212,11 +245,32 @@ Result<std::vector<uint8_t>> Module::Impl::download(uint32_t buffer,
   return std::vector<uint8_t>(staging->mapped(), staging->mapped() + size);
 }
 
-Status Module::Impl::zeroFill(const std::vector<uint32_t> &indices,
+Status Module::Impl::uploadRegions(uint32_t buffer,
+                                   const std::vector<uint8_t> &image,
+                                   const std::vector<VkBufferCopy> &regions,
+                                   const std::string &what) {
+  if (regions.empty() || image.empty())
+    return Status::ok();
+  Result<Buffer> staging = Buffer::create(
+      dev, image.size(), Buffer::Usage::Upload, "staging of " + what);
+  if (staging.isError())
+    return staging.status();
+  std::memcpy(staging->mapped(), image.data(), image.size());
+  CAPTURE_RT_RETURN_IF_ERROR(staging->flush());
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
+                                     "vkBeginCommandBuffer", what));
+  recordUtilityCopyRegions(utilityCmd, staging->handle(),
+                           buffers[buffer]->handle(), regions);
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkEndCommandBuffer(utilityCmd), "vkEndCommandBuffer", what));
+  return dev.submitAndWait(utilityCmd, fence, "upload of " + what);
+}
+
+Status Module::Impl::zeroFill(const std::vector<FillRange> &handles,
                               const std::string &what) {
-  std::vector<VkBuffer> handles;
-  for (uint32_t i : indices)
-    handles.push_back(buffers[i].handle());
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -234,32 +288,111 @@ Module::~Module() = default;
 
 Result<std::unique_ptr<Module>> Module::loadFile(std::shared_ptr<Device> device,
                                                  const std::string &path) {
-  Result<ModuleDesc> desc = readCapmodFile(path);
-  if (desc.isError())
-    return desc.status();
-  return load(std::move(device), std::move(desc).value());
+  return loadFile(std::move(device), path, LoadOptions());
 }
 
 Result<std::unique_ptr<Module>>
 Module::loadBytes(std::shared_ptr<Device> device, const uint8_t *data,
                   size_t size) {
-  Result<ModuleDesc> desc = readCapmod(data, size);
-  if (desc.isError())
-    return desc.status();
-  return load(std::move(device), std::move(desc).value());
+  return loadBytes(std::move(device), data, size, LoadOptions());
 }
 
 Result<std::unique_ptr<Module>> Module::load(std::shared_ptr<Device> device,
                                              ModuleDesc desc) {
+  return load(std::move(device), std::move(desc), LoadOptions());
+}
+
+Result<std::unique_ptr<Module>> Module::loadFile(std::shared_ptr<Device> device,
+                                                 const std::string &path,
+                                                 const LoadOptions &options) {
+  Result<ModuleDesc> desc = readCapmodFile(path);
+  if (desc.isError())
+    return desc.status();
+  return load(std::move(device), std::move(desc).value(), options);
+}
+
+Result<std::unique_ptr<Module>>
+Module::loadBytes(std::shared_ptr<Device> device, const uint8_t *data,
+                  size_t size, const LoadOptions &options) {
+  Result<ModuleDesc> desc = readCapmod(data, size);
+  if (desc.isError())
+    return desc.status();
+  return load(std::move(device), std::move(desc).value(), options);
+}
+
+/// The Weights buffer of `other` when `desc`'s weights can live in it: the
+/// same device, and every weight of `desc` in `other` by name with the
+/// same dtype, shape and offset (the module's bindings address weights by
+/// offset), inside a buffer at least as large.
+static Result<std::shared_ptr<Buffer>>
+sharableWeights(const Device &device, const ModuleDesc &desc,
+                const Module &other, const Module::Impl &otherImpl) {
+  std::string where = "LoadOptions::shareWeightsWith: ";
+  if (&other.device() != &device)
+    return Status::error(where + "the module to share with lives on device '" +
+                         other.device().info().name +
+                         "', expected the device this module is loaded on ('" +
+                         device.info().name + "')");
+  if (desc.weightsBuffer < 0)
+    return Status::error(where + "this module has no weights, expected a "
+                                 "module with weights to share");
+  const ModuleDesc &o = other.desc();
+  if (o.weightsBuffer < 0)
+    return Status::error(where + "the module to share with has no weights");
+  for (const WeightDesc &w : desc.weights) {
+    const WeightDesc *match = nullptr;
+    for (const WeightDesc &ow : o.weights)
+      if (ow.name == w.name)
+        match = &ow;
+    if (!match)
+      return Status::error(
+          where + "weight '" + w.name + "' " + formatType(w.shape, w.dtype) +
+          " is not in the module to share with; its weights: " +
+          nameList(o.weights, [](const WeightDesc &x) { return x.name; }));
+    if (match->shape != w.shape || match->dtype != w.dtype)
+      return Status::error(where + "weight '" + w.name + "' has shape " +
+                           formatType(w.shape, w.dtype) + " here but " +
+                           formatType(match->shape, match->dtype) +
+                           " in the module to share with, expected the same");
+    if (match->offset != w.offset)
+      return Status::error(
+          where + "weight '" + w.name + "' is at byte " +
+          std::to_string(w.offset) + " of the Weights buffer here but at " +
+          std::to_string(match->offset) +
+          " in the module to share with, expected the same layout");
+  }
+  uint64_t need = desc.buffers[desc.weightsBuffer].size;
+  uint64_t have = o.buffers[o.weightsBuffer].size;
+  if (need > have)
+    return Status::error(where + "this module's Weights buffer is " +
+                         std::to_string(need) +
+                         " bytes, larger than the shared one (" +
+                         std::to_string(have) + " bytes)");
+  return otherImpl.buffers[o.weightsBuffer];
+}
+
+Result<std::unique_ptr<Module>> Module::load(std::shared_ptr<Device> device,
+                                             ModuleDesc desc,
+                                             const LoadOptions &options) {
   if (!device)
     return Status::error("Module::load: no device");
   // Every bound is checked before the first Vulkan object exists.
   CAPTURE_RT_RETURN_IF_ERROR(verifyModuleDesc(desc));
   CAPTURE_RT_RETURN_IF_ERROR(verifyForDevice(desc, device->limits()));
+  std::shared_ptr<Buffer> shared;
+  if (const Module *other = options.shareWeightsWith) {
+    Result<std::shared_ptr<Buffer>> w =
+        sharableWeights(*device, desc, *other, *other->impl_);
+    if (w.isError())
+      return w.status();
+    shared = std::move(w).value();
+  }
   auto impl = std::make_unique<Impl>(std::move(device), std::move(desc));
-  CAPTURE_RT_RETURN_IF_ERROR(build(*impl));
+  CAPTURE_RT_RETURN_IF_ERROR(build(*impl, std::move(shared)));
   return std::unique_ptr<Module>(new Module(std::move(impl)));
 }
+
+const ReplayCounters &Module::counters() const { return impl_->counters; }
 
 const ModuleDesc &Module::desc() const { return impl_->desc; }
 

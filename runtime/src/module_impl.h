@@ -16,6 +16,16 @@
 
 namespace capture::rt {
 
+/// A byte range of a VkBuffer, for fills.
+struct FillRange {
+  /// The buffer.
+  VkBuffer buffer = VK_NULL_HANDLE;
+  /// First byte; a multiple of 4.
+  uint64_t offset = 0;
+  /// Bytes; a multiple of 4, or VK_WHOLE_SIZE.
+  uint64_t size = 0;
+};
+
 /// What the runtime keeps for a training entry between steps.
 struct TrainRuntime {
   /// Step counter, hyperparameters and clip limit of the next step.
@@ -27,6 +37,9 @@ struct TrainRuntime {
   std::optional<size_t> maxGradNormInput;
   /// Index into EntryDesc::outputs of TrainDesc::gradNormOutput.
   size_t gradNormOutput = 0;
+  /// Whether a step of the entry has run since load (so the gradient range
+  /// holds its gradients).
+  bool stepped = false;
 };
 
 /// The recorded state of one entry.
@@ -50,6 +63,22 @@ struct EntryState {
   /// One descriptor set per command (null for barriers and for kernels
   /// without bindings); freed with the module's descriptor pool.
   std::vector<VkDescriptorSet> sets;
+  /// What the entry's Input buffer holds after the last successful run (the
+  /// host copy of the bytes sent), compared with each call's inputs so that
+  /// unchanged ones are not sent again; sized as the Input buffer.
+  std::vector<uint8_t> sentInputs;
+  /// Whether `sentInputs` is what the Input buffer holds: false before the
+  /// first run and from the start of a run until it succeeds, so that after
+  /// any failure everything is sent again.
+  bool inputsKnown = false;
+  /// Whether unchanged inputs may be skipped: no other entry uses the same
+  /// Input buffer and no dispatch writes it, so it keeps what was sent.
+  bool canSkipInputs = false;
+  /// Mapped target of probe copies; created on the entry's first probe
+  /// request (RunOptions::probes), null handle until then.
+  Buffer probeStaging;
+  /// Offset of each probe (parallel to EntryDesc::probes) in probeStaging.
+  std::vector<uint64_t> probeOffsets;
   /// Present exactly for training entries.
   std::optional<TrainRuntime> train;
 };
@@ -73,8 +102,15 @@ struct Module::Impl {
   Result<std::vector<uint8_t>> download(uint32_t buffer, uint64_t offset,
                                         uint64_t size, const std::string &what);
 
-  /// Fills the device buffers `indices` with zeros, in one submit.
-  Status zeroFill(const std::vector<uint32_t> &indices,
+  /// Copies `regions` (source offsets into `image`, destination offsets
+  /// into device buffer `buffer`) in one submit, through a temporary
+  /// staging buffer of image.size() bytes.
+  Status uploadRegions(uint32_t buffer, const std::vector<uint8_t> &image,
+                       const std::vector<VkBufferCopy> &regions,
+                       const std::string &what);
+
+  /// Fills `ranges` (of this module's buffers) with zeros, in one submit.
+  Status zeroFill(const std::vector<FillRange> &ranges,
                   const std::string &what);
 
   /// Index of training entry `name`, or an error naming the entry and its
@@ -89,8 +125,10 @@ struct Module::Impl {
   Device::Impl &dev;
   /// The verified module contents.
   ModuleDesc desc;
-  /// One device buffer per ModuleDesc::buffers entry.
-  std::vector<Buffer> buffers;
+  /// One device buffer per ModuleDesc::buffers entry; shared_ptr because
+  /// the Weights buffer may be shared with other modules
+  /// (LoadOptions::shareWeightsWith): the last user frees it.
+  std::vector<std::shared_ptr<Buffer>> buffers;
   /// One pipeline per kernel.
   std::vector<KernelPipeline> pipelines;
   /// Pool of every entry's descriptor sets.
@@ -99,6 +137,19 @@ struct Module::Impl {
   VkCommandPool commandPool = VK_NULL_HANDLE;
   /// Command buffer for uploads and read-backs outside replays.
   VkCommandBuffer utilityCmd = VK_NULL_HANDLE;
+  /// Command buffer of a replay's input copy (only the changed ranges),
+  /// recorded per call and submitted before the entry's command buffer in
+  /// the same vkQueueSubmit.
+  VkCommandBuffer uploadCmd = VK_NULL_HANDLE;
+  /// Command buffer of a replay's requested probe copies, recorded per call
+  /// and submitted after the entry's command buffer in the same
+  /// vkQueueSubmit.
+  VkCommandBuffer probeCmd = VK_NULL_HANDLE;
+  /// What the last run moved (Module::counters).
+  ReplayCounters counters;
+  /// Test hook (ModuleTestAccess): the next replay fails after staging its
+  /// inputs, before submitting, as a failed submission would.
+  bool failNextReplay = false;
   /// Signalled by every submit of this module.
   VkFence fence = VK_NULL_HANDLE;
   /// Per-entry recorded state, parallel to desc.entries.
@@ -115,10 +166,12 @@ struct Module::Impl {
 /// at the buffer ranges of each dispatch (recording.cpp).
 Status createDescriptorSets(Module::Impl &m);
 
-/// Records entry `e`'s replay into `cmd` (e.cmd or e.profiledCmd): input
-/// copy, the schedule, output copy, with the barriers that order them and
-/// previous submissions; with `queries`, also the timestamps of a profiled
-/// replay (recording.cpp).
+/// Records entry `e`'s replay into `cmd` (e.cmd or e.profiledCmd) from its
+/// replay stream (replay_stream.h), which is checked for hazards first: the
+/// schedule and the output copy, with the barriers that order them and
+/// previous submissions; the input copy is left to recordUpload, whose
+/// command buffer precedes `cmd` in the same submission. With `queries`,
+/// also the timestamps of a profiled replay (recording.cpp).
 Status recordEntry(Module::Impl &m, EntryState &e, VkCommandBuffer cmd,
                    VkQueryPool queries);
 
@@ -132,6 +185,21 @@ void recordSubmissionStart(VkCommandBuffer cmd);
 /// (recording.cpp).
 void recordCopyIn(const Module::Impl &m, const EntryState &e,
                   VkCommandBuffer cmd);
+
+/// Records into `cmd` (one-shot) the copy of `regions` of entry `e`'s input
+/// staging into its Input buffer, after the barrier against earlier
+/// submissions (recording.cpp).
+Status recordUpload(const Module::Impl &m, const EntryState &e,
+                    VkCommandBuffer cmd,
+                    const std::vector<VkBufferCopy> &regions);
+
+/// Records into `cmd` (one-shot) the copies of probes `probes` (indices
+/// into EntryDesc::probes) of entry `e` into its probe staging, framed by
+/// barriers against the replay's writes and for the host read
+/// (recording.cpp).
+Status recordProbeCopies(const Module::Impl &m, const EntryState &e,
+                         VkCommandBuffer cmd,
+                         const std::vector<size_t> &probes);
 
 /// Records command `command` of entry `e`, a dispatch: bind its pipeline
 /// and descriptor set, vkCmdDispatch (recording.cpp).
@@ -161,10 +229,10 @@ Status prepareProfile(Module::Impl &m, EntryState &e, bool eager);
 Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
                      Profile &profile);
 
-/// Records into `cmd` zero fills of whole `buffers`, framed like
+/// Records into `cmd` zero fills of `ranges`, framed like
 /// recordUtilityCopy (recording.cpp).
 void recordUtilityFill(VkCommandBuffer cmd,
-                       const std::vector<VkBuffer> &buffers);
+                       const std::vector<FillRange> &ranges);
 
 /// The runtime's part of a training entry (training.cpp): the state of
 /// entry `e` at load, from its TrainDesc.
@@ -191,6 +259,10 @@ Status finishTrainStep(const Module::Impl &m, EntryState &e);
 /// (recording.cpp).
 void recordUtilityCopy(VkCommandBuffer cmd, VkBuffer src, uint64_t srcOffset,
                        VkBuffer dst, uint64_t dstOffset, uint64_t size);
+
+/// As recordUtilityCopy, with several regions (recording.cpp).
+void recordUtilityCopyRegions(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst,
+                              const std::vector<VkBufferCopy> &regions);
 
 } // namespace capture::rt
 

@@ -16,9 +16,10 @@ Result<KernelPipeline> KernelPipeline::create(Device::Impl &device,
   shaderInfo.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   shaderInfo.codeSize = kernel.spirv.size() * sizeof(uint32_t);
   shaderInfo.pCode = kernel.spirv.data();
-  CAPTURE_RT_RETURN_IF_ERROR(
-      vkCheck(vkCreateShaderModule(p.device, &shaderInfo, nullptr, &p.shader),
-              "vkCreateShaderModule", what));
+  // On any failure below, `p`'s destructor frees what was made so far.
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheckHandle(
+      vkCreateShaderModule(p.device, &shaderInfo, nullptr, &p.shader), p.shader,
+      "vkCreateShaderModule", what));
 
   std::vector<VkDescriptorSetLayoutBinding> bindings(kernel.numBindings);
   for (uint32_t i = 0; i < kernel.numBindings; ++i) {
@@ -32,17 +33,17 @@ Result<KernelPipeline> KernelPipeline::create(Device::Impl &device,
   setInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
   setInfo.bindingCount = kernel.numBindings;
   setInfo.pBindings = bindings.data();
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheckHandle(
       vkCreateDescriptorSetLayout(p.device, &setInfo, nullptr, &p.setLayout_),
-      "vkCreateDescriptorSetLayout", what));
+      p.setLayout_, "vkCreateDescriptorSetLayout", what));
 
   VkPipelineLayoutCreateInfo layoutInfo{};
   layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layoutInfo.setLayoutCount = 1;
   layoutInfo.pSetLayouts = &p.setLayout_;
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(
+  CAPTURE_RT_RETURN_IF_ERROR(vkCheckHandle(
       vkCreatePipelineLayout(p.device, &layoutInfo, nullptr, &p.layout_),
-      "vkCreatePipelineLayout", what));
+      p.layout_, "vkCreatePipelineLayout", what));
 
   VkComputePipelineCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
@@ -51,12 +52,10 @@ Result<KernelPipeline> KernelPipeline::create(Device::Impl &device,
   info.stage.module = p.shader;
   info.stage.pName = kernel.entryPoint.c_str();
   info.layout = p.layout_;
-  VkResult r = vkCreateComputePipelines(p.device, VK_NULL_HANDLE, 1, &info,
-                                        nullptr, &p.pipeline_);
-  if (r != VK_SUCCESS) {
-    p.pipeline_ = VK_NULL_HANDLE;
-    return vkCheck(r, "vkCreateComputePipelines", what);
-  }
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheckHandle(vkCreateComputePipelines(p.device, VK_NULL_HANDLE, 1, &info,
+                                             nullptr, &p.pipeline_),
+                    p.pipeline_, "vkCreateComputePipelines", what));
   return p;
 }
 

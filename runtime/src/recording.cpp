@@ -10,6 +10,8 @@
 
 #include "module_impl.h"
 
+#include "capture/rt/replay_stream.h"
+
 namespace capture::rt {
 namespace {
 
@@ -92,7 +94,7 @@ Status createDescriptorSets(Module::Impl &m) {
       std::vector<VkWriteDescriptorSet> writes(d.bindings.size());
       for (size_t b = 0; b < d.bindings.size(); ++b) {
         const BufferRangeDesc &r = d.bindings[b];
-        infos[b] = {m.buffers[r.buffer].handle(), r.offset, r.size};
+        infos[b] = {m.buffers[r.buffer]->handle(), r.offset, r.size};
         writes[b] = {};
         writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         writes[b].dstSet = state.sets[i];
@@ -119,7 +121,7 @@ void recordCopyIn(const Module::Impl &m, const EntryState &state,
   const EntryDesc &entry = m.desc.entries[state.index];
   if (entry.inputs.empty())
     return;
-  const Buffer &input = m.buffers[entry.inputBuffer];
+  const Buffer &input = *m.buffers[entry.inputBuffer];
   copy(cmd, state.stagingIn.handle(), 0, input.handle(), 0, input.size());
   barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           kDeviceStages, kDeviceAccesses);
@@ -142,7 +144,7 @@ void recordCopyOut(const Module::Impl &m, const EntryState &state,
   const EntryDesc &entry = m.desc.entries[state.index];
   if (entry.outputs.empty())
     return;
-  const Buffer &output = m.buffers[entry.outputBuffer];
+  const Buffer &output = *m.buffers[entry.outputBuffer];
   barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
   copy(cmd, output.handle(), 0, state.stagingOut.handle(), 0, output.size());
@@ -151,10 +153,56 @@ void recordCopyOut(const Module::Impl &m, const EntryState &state,
           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
+Status recordUpload(const Module::Impl &m, const EntryState &state,
+                    VkCommandBuffer cmd,
+                    const std::vector<VkBufferCopy> &regions) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  std::string what = "input upload of entry '" + entry.name + "'";
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer", what));
+  // The previous replay's reads of the Input buffer must end before it is
+  // overwritten; the entry's own command buffer, next in the submission,
+  // starts with the barrier that orders its reads after this copy.
+  recordSubmissionStart(cmd);
+  vkCmdCopyBuffer(cmd, state.stagingIn.handle(),
+                  m.buffers[entry.inputBuffer]->handle(),
+                  static_cast<uint32_t>(regions.size()), regions.data());
+  return vkCheck(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", what);
+}
+
+Status recordProbeCopies(const Module::Impl &m, const EntryState &state,
+                         VkCommandBuffer cmd,
+                         const std::vector<size_t> &probes) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  std::string what = "probe copies of entry '" + entry.name + "'";
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer", what));
+  barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  for (size_t p : probes) {
+    const TensorSlotDesc &slot = entry.probes[p];
+    if (slot.size)
+      copy(cmd, m.buffers[slot.buffer]->handle(), slot.offset,
+           state.probeStaging.handle(), state.probeOffsets[p], slot.size);
+  }
+  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return vkCheck(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", what);
+}
+
 Status recordEntry(Module::Impl &m, EntryState &state, VkCommandBuffer cmd,
                    VkQueryPool queries) {
   const EntryDesc &entry = m.desc.entries[state.index];
   std::string what = "entry '" + entry.name + "'";
+  // What is recorded is what is checked: the schedule between the copies.
+  std::vector<StreamOp> stream = replayStream(m.desc, entry);
+  CAPTURE_RT_RETURN_IF_ERROR(checkStreamHazards(m.desc, entry, stream));
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   CAPTURE_RT_RETURN_IF_ERROR(
@@ -165,23 +213,45 @@ Status recordEntry(Module::Impl &m, EntryState &state, VkCommandBuffer cmd,
     recordTimestamp(cmd, queries, kSubmissionStartQuery);
   }
   recordSubmissionStart(cmd);
-  recordCopyIn(m, state, cmd);
   size_t dispatch = 0;
-  for (size_t i = 0; i < entry.commands.size(); ++i) {
-    if (entry.commands[i].kind == CommandDesc::Kind::Barrier) {
-      barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      continue;
+  for (size_t i = 0; i < stream.size(); ++i) {
+    const StreamOp &op = stream[i];
+    switch (op.kind) {
+    case StreamOp::Kind::Upload:
+      // In the upload command buffer (recordUpload), submitted first.
+      break;
+    case StreamOp::Kind::Barrier:
+      if (i > 0 && stream[i - 1].kind == StreamOp::Kind::Upload)
+        barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_WRITE_BIT, kDeviceStages, kDeviceAccesses);
+      else if (i + 1 < stream.size() &&
+               stream[i + 1].kind == StreamOp::Kind::Download)
+        barrier(cmd, kDeviceStages, kDeviceWrites,
+                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+      else
+        barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      break;
+    case StreamOp::Kind::Dispatch:
+      if (queries)
+        recordTimestamp(cmd, queries, dispatchStartQuery(dispatch));
+      recordDispatch(m, state, cmd, op.command);
+      if (queries)
+        recordTimestamp(cmd, queries, dispatchEndQuery(dispatch));
+      ++dispatch;
+      break;
+    case StreamOp::Kind::Download:
+      copy(cmd, m.buffers[op.range.buffer]->handle(), op.range.offset,
+           state.stagingOut.handle(), 0, op.range.size);
+      // The fence wait alone does not make device writes visible to the
+      // host.
+      barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+              VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      break;
     }
-    if (queries)
-      recordTimestamp(cmd, queries, dispatchStartQuery(dispatch));
-    recordDispatch(m, state, cmd, i);
-    if (queries)
-      recordTimestamp(cmd, queries, dispatchEndQuery(dispatch));
-    ++dispatch;
   }
-  recordCopyOut(m, state, cmd);
   if (queries)
     recordTimestamp(cmd, queries, kSubmissionEndQuery);
   CAPTURE_RT_RETURN_IF_ERROR(
@@ -191,13 +261,11 @@ Status recordEntry(Module::Impl &m, EntryState &state, VkCommandBuffer cmd,
 }
 
 void recordUtilityFill(VkCommandBuffer cmd,
-                       const std::vector<VkBuffer> &buffers) {
+                       const std::vector<FillRange> &ranges) {
   barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT);
-  // Optimizer buffer sizes are multiples of 4 (verified), so VK_WHOLE_SIZE
-  // covers every byte.
-  for (VkBuffer buffer : buffers)
-    vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
+  for (const FillRange &r : ranges)
+    vkCmdFillBuffer(cmd, r.buffer, r.offset, r.size, 0);
   barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT,
           kDeviceAccesses | VK_ACCESS_HOST_READ_BIT);
@@ -205,9 +273,15 @@ void recordUtilityFill(VkCommandBuffer cmd,
 
 void recordUtilityCopy(VkCommandBuffer cmd, VkBuffer src, uint64_t srcOffset,
                        VkBuffer dst, uint64_t dstOffset, uint64_t size) {
+  recordUtilityCopyRegions(cmd, src, dst, {{srcOffset, dstOffset, size}});
+}
+
+void recordUtilityCopyRegions(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst,
+                              const std::vector<VkBufferCopy> &regions) {
   barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  copy(cmd, src, srcOffset, dst, dstOffset, size);
+  vkCmdCopyBuffer(cmd, src, dst, static_cast<uint32_t>(regions.size()),
+                  regions.data());
   barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT,
           kDeviceAccesses | VK_ACCESS_HOST_READ_BIT);

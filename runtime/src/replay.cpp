@@ -9,6 +9,7 @@
 
 #include "module_impl.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace capture::rt {
@@ -73,6 +74,108 @@ Status matchInputs(const EntryDesc &entry,
   return Status::ok();
 }
 
+/// Indices into entry.probes of the requested probes, or an error that
+/// says how to add one (an entry without probes) or lists them.
+Status matchProbes(const EntryDesc &entry,
+                   const std::vector<std::string> &requested,
+                   std::vector<size_t> &indices) {
+  indices.clear();
+  if (requested.empty())
+    return Status::ok();
+  if (entry.probes.empty())
+    return Status::error("entry '" + entry.name +
+                         "' has no probes, so probe '" + requested.front() +
+                         "' cannot be read; add one in the traced entry with "
+                         "`ag.probe \"name\" %value` and recompile");
+  for (const std::string &name : requested) {
+    size_t j = 0;
+    while (j < entry.probes.size() && entry.probes[j].name != name)
+      ++j;
+    if (j == entry.probes.size()) {
+      std::vector<const TensorSlotDesc *> all;
+      for (const TensorSlotDesc &p : entry.probes)
+        all.push_back(&p);
+      return Status::error("entry '" + entry.name + "' has no probe '" + name +
+                           "'; its probes: " + describeSlots(all));
+    }
+    indices.push_back(j);
+  }
+  return Status::ok();
+}
+
+/// Creates entry `e`'s probe staging, with room for every probe, on its
+/// first probe request.
+Status ensureProbeStaging(Module::Impl &m, EntryState &e) {
+  if (e.probeStaging.handle() || !e.probeOffsets.empty())
+    return Status::ok();
+  const EntryDesc &entry = m.desc.entries[e.index];
+  uint64_t total = 0;
+  std::vector<uint64_t> offsets;
+  for (const TensorSlotDesc &p : entry.probes) {
+    offsets.push_back(total);
+    total += p.size;
+  }
+  if (total) {
+    Result<Buffer> b =
+        Buffer::create(m.dev, total, Buffer::Usage::Readback,
+                       "probe staging of entry '" + entry.name + "'");
+    if (b.isError())
+      return b.status();
+    e.probeStaging = std::move(b).value();
+    ++m.counters.probeStagingBuffers;
+  }
+  e.probeOffsets = std::move(offsets);
+  return Status::ok();
+}
+
+/// Copies entry `e`'s given inputs into its input staging and returns the
+/// copy regions of what must be sent: the whole buffer when what the Input
+/// buffer holds is unknown, else the byte ranges of the inputs that differ
+/// from what was last sent, and always the runtime-filled ones (training
+/// hyperparameters, whose bias corrections change every step).
+std::vector<VkBufferCopy>
+packInputs(const Module::Impl &m, EntryState &e,
+           const std::vector<const HostTensor *> &given) {
+  const EntryDesc &entry = m.desc.entries[e.index];
+  uint8_t *staging = e.stagingIn.mapped();
+  bool all = !e.inputsKnown || !e.canSkipInputs;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges; // [begin, end)
+  for (size_t j = 0; j < entry.inputs.size(); ++j) {
+    const TensorSlotDesc &slot = entry.inputs[j];
+    if (!given[j] || !slot.size)
+      continue;
+    const uint8_t *data = given[j]->data.data();
+    if (!all &&
+        std::memcmp(e.sentInputs.data() + slot.offset, data, slot.size) == 0)
+      continue;
+    std::memcpy(staging + slot.offset, data, slot.size);
+    ranges.emplace_back(slot.offset, slot.offset + slot.size);
+  }
+  if (e.train) {
+    writeTrainInputs(m, e);
+    for (size_t j = 0; j < entry.inputs.size(); ++j)
+      if (isRuntimeFilled(entry, entry.inputs[j].name))
+        ranges.emplace_back(entry.inputs[j].offset,
+                            entry.inputs[j].offset + entry.inputs[j].size);
+  }
+  // The staging now holds what the Input buffer will hold.
+  std::memcpy(e.sentInputs.data(), staging, e.sentInputs.size());
+  if (all)
+    return {{0, 0, e.stagingIn.size()}};
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<VkBufferCopy> regions;
+  for (const auto &[begin, end] : ranges) {
+    if (!regions.empty() &&
+        regions.back().srcOffset + regions.back().size >= begin) {
+      VkBufferCopy &last = regions.back();
+      last.size = std::max(last.srcOffset + last.size, end) - last.srcOffset;
+      continue;
+    }
+    regions.push_back({begin, begin, end - begin});
+  }
+  return regions;
+}
+
 } // namespace
 
 Result<std::vector<NamedTensor>>
@@ -84,6 +187,20 @@ Module::run(std::string_view entryName,
 Result<std::vector<NamedTensor>>
 Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
             const RunOptions &options) {
+  if (!options.probes.empty())
+    return Status::error("entry '" + std::string(entryName) +
+                         "': " + std::to_string(options.probes.size()) +
+                         " probes requested through run(), which cannot "
+                         "return them; expected Module::runFull");
+  Result<RunResult> r = runFull(entryName, inputs, options);
+  if (r.isError())
+    return r.status();
+  return std::move(r.value().outputs);
+}
+
+Result<RunResult> Module::runFull(std::string_view entryName,
+                                  const std::vector<NamedTensor> &inputs,
+                                  const RunOptions &options) {
   Impl &m = *impl_;
   Result<size_t> index = m.entryIndex(entryName);
   if (index.isError())
@@ -93,6 +210,10 @@ Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
 
   std::vector<const HostTensor *> given;
   CAPTURE_RT_RETURN_IF_ERROR(matchInputs(entry, inputs, given));
+  std::vector<size_t> probes;
+  CAPTURE_RT_RETURN_IF_ERROR(matchProbes(entry, options.probes, probes));
+  if (!probes.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(ensureProbeStaging(m, state));
 
   Profile *profile = options.profile;
   if (profile) {
@@ -102,37 +223,68 @@ Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
     CAPTURE_RT_RETURN_IF_ERROR(prepareProfile(m, state, options.eager));
   }
   StageTimer timer(profile);
+  m.counters.lastUploadBytes = m.counters.lastUploadRegions = 0;
+  m.counters.lastSubmits = 0;
 
-  // One packed upload: every input lands at its offset in the mapped
-  // staging buffer; the recorded copy moves the whole buffer at once.
-  for (size_t j = 0; j < entry.inputs.size(); ++j)
-    if (given[j] && entry.inputs[j].size)
-      std::memcpy(state.stagingIn.mapped() + entry.inputs[j].offset,
-                  given[j]->data.data(), entry.inputs[j].size);
-  if (state.train)
-    writeTrainInputs(m, state);
-  if (!entry.inputs.empty())
+  // Only what changed since the last successful run is copied into the
+  // staging and sent; until this run succeeds, the Input buffer's contents
+  // are unknown (a failure sends everything next time).
+  std::vector<VkBufferCopy> regions;
+  if (!entry.inputs.empty()) {
+    if (options.eager)
+      state.inputsKnown = false; // an eager run copies the whole buffer
+    regions = packInputs(m, state, given);
+    state.inputsKnown = false;
     CAPTURE_RT_RETURN_IF_ERROR(state.stagingIn.flush());
+  }
   timer.lap(&HostStages::packUs);
 
   // A failed replay leaves scratch undefined: probes must not read it.
   m.lastReplayed = -1;
+  std::string what = "replay of entry '" + entry.name + "'";
+  if (m.failNextReplay) {
+    m.failNextReplay = false;
+    return Status::error(what + ": failed by the test hook");
+  }
+  std::vector<VkCommandBuffer> cmds;
+  if (!regions.empty() && !options.eager) {
+    CAPTURE_RT_RETURN_IF_ERROR(recordUpload(m, state, m.uploadCmd, regions));
+    for (const VkBufferCopy &r : regions)
+      m.counters.lastUploadBytes += r.size;
+    m.counters.lastUploadRegions = regions.size();
+  }
+  if (!probes.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(recordProbeCopies(m, state, m.probeCmd, probes));
   if (options.eager) {
     CAPTURE_RT_RETURN_IF_ERROR(runEager(m, state, profile, timer));
+    m.counters.lastSubmits = std::max<size_t>(dispatchCount(entry), 1);
+    m.counters.lastUploadBytes = state.stagingIn.size();
+    m.counters.lastUploadRegions = entry.inputs.empty() ? 0 : 1;
+    if (!probes.empty()) {
+      CAPTURE_RT_RETURN_IF_ERROR(
+          m.dev.submitAndWait(m.probeCmd, m.fence, what));
+      ++m.counters.lastSubmits;
+    }
   } else {
-    std::string what = "replay of entry '" + entry.name + "'";
+    if (!regions.empty())
+      cmds.push_back(m.uploadCmd);
     // The profiled variant exists only once prepareProfile recorded it
     // (never on a device without timestamps).
-    VkCommandBuffer cmd =
-        profile && state.profiledCmd ? state.profiledCmd : state.cmd;
-    CAPTURE_RT_RETURN_IF_ERROR(m.dev.submit(cmd, m.fence, what));
+    cmds.push_back(profile && state.profiledCmd ? state.profiledCmd
+                                                : state.cmd);
+    if (!probes.empty())
+      cmds.push_back(m.probeCmd);
+    CAPTURE_RT_RETURN_IF_ERROR(m.dev.submit(cmds, m.fence, what));
+    m.counters.lastSubmits = 1;
     timer.lap(&HostStages::submitUs);
     CAPTURE_RT_RETURN_IF_ERROR(m.dev.wait(m.fence, what));
     timer.lap(&HostStages::waitUs);
   }
   m.lastReplayed = static_cast<int64_t>(index.value());
+  state.inputsKnown = true;
 
-  std::vector<NamedTensor> outputs;
+  RunResult result;
+  std::vector<NamedTensor> &outputs = result.outputs;
   outputs.reserve(entry.outputs.size());
   if (!entry.outputs.empty())
     CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
@@ -145,6 +297,20 @@ Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
     out.tensor.data.assign(src, src + slot.size);
     outputs.push_back(std::move(out));
   }
+  if (state.probeStaging.handle() && !probes.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(state.probeStaging.invalidate());
+  for (size_t p : probes) {
+    const TensorSlotDesc &slot = entry.probes[p];
+    NamedTensor out;
+    out.name = slot.name;
+    out.tensor.dtype = slot.dtype;
+    out.tensor.shape = slot.shape;
+    if (slot.size) {
+      const uint8_t *src = state.probeStaging.mapped() + state.probeOffsets[p];
+      out.tensor.data.assign(src, src + slot.size);
+    }
+    result.probes.push_back(std::move(out));
+  }
   // A refused step ran on the device: its profile is still filled.
   Status step = state.train ? finishTrainStep(m, state) : Status::ok();
   timer.lap(&HostStages::unpackUs);
@@ -153,7 +319,7 @@ Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
         finishProfile(m, state, options.eager, *profile));
   if (step.isError())
     return step;
-  return outputs;
+  return result;
 }
 
 } // namespace capture::rt

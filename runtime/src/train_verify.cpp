@@ -72,6 +72,18 @@ public:
                   " and train.moment2 " + formatRange(m2.offset, m2.size) +
                   " overlap in " + bufferName(desc, m1.buffer) +
                   ", expected disjoint ranges");
+    if (train.grads) {
+      const BufferRangeDesc &g = *train.grads;
+      CAPTURE_RT_RETURN_IF_ERROR(checkMoment("train.grads", g));
+      for (const BufferRangeDesc *m : {&m1, &m2})
+        if (g.buffer == m->buffer &&
+            rangesOverlap(g.offset, g.size, m->offset, m->size))
+          return fail(
+              "train.grads " + formatRange(g.offset, g.size) +
+              " overlaps train." + (m == &m1 ? "moment1 " : "moment2 ") +
+              formatRange(m->offset, m->size) + " in " +
+              bufferName(desc, g.buffer) + ", expected disjoint ranges");
+    }
     return Status::ok();
   }
 

@@ -88,6 +88,8 @@ Status finishTrainStep(const Module::Impl &m, EntryState &e) {
   const TensorSlotDesc &slot = entry.outputs[train.gradNormOutput];
   float norm;
   std::memcpy(&norm, e.stagingOut.mapped() + slot.offset, sizeof(norm));
+  // Refused or not, the step computed (and left) its gradients.
+  train.stepped = true;
   // The AdamW kernel made the same test on the same bits: it wrote nothing.
   if (std::isfinite(norm)) {
     ++train.state.step;

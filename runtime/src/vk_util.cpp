@@ -41,12 +41,35 @@ std::string vkResultName(VkResult result) {
   }
 }
 
+std::string vkResultHint(VkResult result) {
+  switch (result) {
+  case VK_ERROR_DEVICE_LOST:
+    return "the device was lost: the driver reset it after a hang, a fault "
+           "or a timeout; every later submission on this Device fails, so "
+           "destroy its modules and the Device and create new ones";
+  case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+    return "out of device memory: free other modules or buffers, use a "
+           "smaller model or batch, or a device with more memory";
+  case VK_ERROR_OUT_OF_HOST_MEMORY:
+    return "out of host memory";
+  case VK_ERROR_TOO_MANY_OBJECTS:
+    return "the driver's limit on objects of this kind was reached";
+  case VK_ERROR_FEATURE_NOT_PRESENT:
+  case VK_ERROR_EXTENSION_NOT_PRESENT:
+  case VK_ERROR_LAYER_NOT_PRESENT:
+    return "the driver or loader does not provide it";
+  default:
+    return "";
+  }
+}
+
 Status vkCheck(VkResult result, const char *call, const std::string &what) {
   if (result == VK_SUCCESS)
     return Status::ok();
-  return Status::error(std::string(call) + " failed" +
-                       (what.empty() ? "" : " for " + what) + ": " +
-                       vkResultName(result));
+  std::string hint = vkResultHint(result);
+  return Status::error(
+      std::string(call) + " failed" + (what.empty() ? "" : " for " + what) +
+      ": " + vkResultName(result) + (hint.empty() ? "" : " (" + hint + ")"));
 }
 
 std::string vkVersionString(uint32_t version) {

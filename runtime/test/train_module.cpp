@@ -151,6 +151,7 @@ ModuleDesc makeTrainModule(bool clip) {
   t.params = params;
   t.moment1 = m1;
   t.moment2 = m2;
+  t.grads = grads;
   train.train = t;
 
   EntryDesc eval;

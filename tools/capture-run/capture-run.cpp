@@ -54,10 +54,13 @@ int replayForward(const Options &opts, Module &module,
   runOptions.eager = opts.eager;
   runOptions.profile = opts.profile ? &profile : nullptr;
   Progress progress(opts.eager ? "eager call" : "replay", repeat);
+  std::vector<NamedTensor> probes;
   for (uint64_t i = 0; i < repeat; ++i) {
+    // The probes come with the last call's outputs, in its submission.
+    if (i + 1 == repeat)
+      runOptions.probes = opts.probes;
     auto start = std::chrono::steady_clock::now();
-    Result<std::vector<NamedTensor>> result =
-        module.run(entryName, inputs, runOptions);
+    Result<RunResult> result = module.runFull(entryName, inputs, runOptions);
     auto end = std::chrono::steady_clock::now();
     if (result.isError()) {
       progress.clear();
@@ -67,12 +70,14 @@ int replayForward(const Options &opts, Module &module,
         std::chrono::duration<double, std::micro>(end - start).count());
     if (record.profile)
       addProfile(*record.profile, profile);
-    if (i + 1 == repeat)
-      outputs = std::move(result).value();
+    if (i + 1 == repeat) {
+      outputs = std::move(result->outputs);
+      probes = std::move(result->probes);
+    }
     progress.update(i + 1);
   }
   progress.clear();
-  return report(opts, module, entryName, outputs, record);
+  return report(opts, module, entryName, outputs, probes, record);
 }
 
 /// Loads, replays and prints; `validationMessages` counts what the

@@ -176,9 +176,11 @@ rt::Status writeWeights(rt::Module &module, const std::string &dir,
 /// --save-params, the number of recorded command buffers, the timing and
 /// the profile of `record`; with --json all of it (and the steps) as one
 /// JSON object. Returns an exit code (0 on success) (report.cpp).
+/// `probes` are the --probe values, read with the last call's outputs
+/// (RunOptions::probes).
 int report(const Options &opts, rt::Module &module, const std::string &entry,
            const std::vector<rt::NamedTensor> &outputs,
-           const RunRecord &record);
+           const std::vector<rt::NamedTensor> &probes, const RunRecord &record);
 
 /// Adds the profile of one call to `totals` (profile_report.cpp).
 void addProfile(ProfileTotals &totals, const rt::Profile &profile);

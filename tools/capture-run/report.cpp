@@ -191,17 +191,11 @@ Status writeWeights(Module &module, const std::string &dir,
 }
 
 int report(const Options &opts, Module &module, const std::string &entryName,
-           const std::vector<NamedTensor> &outputs, const RunRecord &record) {
+           const std::vector<NamedTensor> &outputs,
+           const std::vector<NamedTensor> &probes, const RunRecord &record) {
   Result<const EntryDesc *> entry = module.findEntry(entryName);
   if (entry.isError())
     return runtimeError(entry.message());
-  std::vector<NamedTensor> probes;
-  for (const std::string &name : opts.probes) {
-    Result<HostTensor> probe = module.readProbe(entryName, name);
-    if (probe.isError())
-      return runtimeError(probe.message());
-    probes.push_back({name, std::move(probe).value()});
-  }
   if (!opts.outputDir.empty()) {
     if (Status s = makeDirectory(opts.outputDir, "--output-dir"); s.isError())
       return runtimeError(s.message());

@@ -150,6 +150,9 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
   RunOptions runOptions;
   runOptions.eager = opts.eager;
   runOptions.profile = opts.profile ? &profile : nullptr;
+  // Every step reads the probes with its outputs: the run may stop early.
+  runOptions.probes = opts.probes;
+  std::vector<NamedTensor> probes;
   Progress progress(opts.eager ? "eager step" : "step", steps);
   // Every early return erases the progress line before the error.
   auto fail = [&](const std::string &message) {
@@ -177,15 +180,16 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
       return fail(before.message());
 
     auto start = std::chrono::steady_clock::now();
-    Result<std::vector<NamedTensor>> result =
-        module.run(entry.name, stepInputs, runOptions);
+    Result<RunResult> result =
+        module.runFull(entry.name, stepInputs, runOptions);
     auto end = std::chrono::steady_clock::now();
     double us = std::chrono::duration<double, std::micro>(end - start).count();
 
     StepRecord line;
     line.step = step;
     if (result.isOk()) {
-      outputs = std::move(result).value();
+      outputs = std::move(result->outputs);
+      probes = std::move(result->probes);
       line.applied = true;
       line.loss = scalarOf(outputs.front().tensor);
       for (const NamedTensor &t : outputs)
@@ -199,6 +203,15 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
         return fail(result.message());
       line.refusal = result.message();
       refused.push_back(step);
+      // A refused step returns no RunResult; its probes are still on the
+      // device (the submission ran).
+      probes.clear();
+      for (const std::string &name : opts.probes) {
+        Result<HostTensor> p = module.readProbe(entry.name, name);
+        if (p.isError())
+          return fail(p.message());
+        probes.push_back({name, std::move(p).value()});
+      }
     }
     // A refused step ran on the device: it counts in the timing and the
     // profile as the applied ones do.
@@ -228,7 +241,7 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
   }
   progress.clear();
 
-  if (int rc = report(opts, module, entry.name, outputs, record))
+  if (int rc = report(opts, module, entry.name, outputs, probes, record))
     return rc;
   uint64_t ran = record.calls;
   if (refused.empty())

@@ -7,12 +7,14 @@
 using namespace capture::rt;
 using namespace capture::capi;
 
-capture_status capture_module_run(capture_module *module, const char *entry,
-                                  const capture_tensor_view *inputs,
-                                  size_t n_inputs,
-                                  const capture_tensor_view *outputs,
-                                  size_t n_outputs) {
-  const char *fn = "capture_module_run";
+namespace {
+
+/// capture_module_run and capture_module_run_with_probes.
+capture_status runEntry(const char *fn, capture_module *module,
+                        const char *entry, const capture_tensor_view *inputs,
+                        size_t n_inputs, const capture_tensor_view *outputs,
+                        size_t n_outputs, const capture_tensor_view *probes,
+                        size_t n_probes) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
@@ -20,18 +22,34 @@ capture_status capture_module_run(capture_module *module, const char *entry,
       CAPTURE_CHECK_NOT_NULL(fn, inputs);
     if (n_outputs)
       CAPTURE_CHECK_NOT_NULL(fn, outputs);
+    if (n_probes)
+      CAPTURE_CHECK_NOT_NULL(fn, probes);
     Module &m = *module->module;
     capture_status err = nullptr;
     const EntryDesc *e = findEntry(fn, m, entry, err);
     if (!e)
       return err;
-    std::vector<const capture_tensor_view *> givenIn, givenOut;
+    std::vector<const capture_tensor_view *> givenIn, givenOut, givenProbe;
     if (capture_status s =
             matchViews(fn, *e, e->inputs, "input", inputs, n_inputs, givenIn))
       return s;
     if (capture_status s = matchViews(fn, *e, e->outputs, "output", outputs,
                                       n_outputs, givenOut))
       return s;
+    RunOptions options;
+    if (n_probes) {
+      if (e->probes.empty())
+        return fail(CAPTURE_STATUS_INVALID_ARGUMENT, fn,
+                    "entry '" + e->name +
+                        "' has no probes; add one in the traced entry with "
+                        "`ag.probe \"name\" %value` and recompile");
+      if (capture_status s = matchViews(fn, *e, e->probes, "probe", probes,
+                                        n_probes, givenProbe))
+        return s;
+      for (size_t j = 0; j < e->probes.size(); ++j)
+        if (givenProbe[j])
+          options.probes.push_back(e->probes[j].name);
+    }
 
     std::vector<NamedTensor> named;
     named.reserve(n_inputs);
@@ -47,7 +65,7 @@ capture_status capture_module_run(capture_module *module, const char *entry,
     uint64_t refusedBefore = 0;
     if (e->train)
       refusedBefore = m.trainState(e->name).value().refusedSteps;
-    Result<std::vector<NamedTensor>> result = m.run(e->name, named);
+    Result<RunResult> result = m.runFull(e->name, named, options);
     if (result.isError()) {
       bool refused = e->train &&
                      m.trainState(e->name).value().refusedSteps > refusedBefore;
@@ -57,7 +75,7 @@ capture_status capture_module_run(capture_module *module, const char *entry,
     }
     // run() returns the outputs in declaration order, sized as declared;
     // checked anyway, as a memcpy must never read past them.
-    const std::vector<NamedTensor> &values = result.value();
+    const std::vector<NamedTensor> &values = result->outputs;
     if (values.size() != e->outputs.size())
       return fail(CAPTURE_STATUS_ERROR, fn,
                   "internal error: entry '" + e->name + "' returned " +
@@ -74,6 +92,45 @@ capture_status capture_module_run(capture_module *module, const char *entry,
       if (const capture_tensor_view *v = givenOut[j])
         if (v->byte_size)
           std::memcpy(v->data, values[j].tensor.data.data(), v->byte_size);
+    // The probes come back in declaration order (the request was built so).
+    size_t k = 0;
+    for (size_t j = 0; j < e->probes.size() && n_probes; ++j)
+      if (const capture_tensor_view *v = givenProbe[j]) {
+        const HostTensor &t = result->probes[k++].tensor;
+        if (v->byte_size && t.data.size() == v->byte_size)
+          std::memcpy(v->data, t.data.data(), v->byte_size);
+      }
+    return nullptr;
+  });
+}
+
+} // namespace
+
+capture_status capture_module_run(capture_module *module, const char *entry,
+                                  const capture_tensor_view *inputs,
+                                  size_t n_inputs,
+                                  const capture_tensor_view *outputs,
+                                  size_t n_outputs) {
+  return runEntry("capture_module_run", module, entry, inputs, n_inputs,
+                  outputs, n_outputs, nullptr, 0);
+}
+
+capture_status capture_module_run_with_probes(
+    capture_module *module, const char *entry,
+    const capture_tensor_view *inputs, size_t n_inputs,
+    const capture_tensor_view *outputs, size_t n_outputs,
+    const capture_tensor_view *probes, size_t n_probes) {
+  return runEntry("capture_module_run_with_probes", module, entry, inputs,
+                  n_inputs, outputs, n_outputs, probes, n_probes);
+}
+
+capture_status capture_module_last_upload_bytes(const capture_module *module,
+                                                uint64_t *out_bytes) {
+  const char *fn = "capture_module_last_upload_bytes";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, out_bytes);
+    *out_bytes = module->module->counters().lastUploadBytes;
     return nullptr;
   });
 }

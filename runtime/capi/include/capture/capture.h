@@ -317,6 +317,40 @@ capture_module_run(capture_module *module, const char *entry,
                    const capture_tensor_view *inputs, size_t n_inputs,
                    const capture_tensor_view *outputs, size_t n_outputs);
 
+/// As capture_module_run, also copying the probes named by `probes`
+/// (n_probes views, each a probe of the entry at most once) out of the same
+/// queue submission. An entry without probes is
+/// CAPTURE_STATUS_INVALID_ARGUMENT (the message says how to add one), an
+/// unknown probe CAPTURE_STATUS_NOT_FOUND listing the entry's probes. With
+/// n_probes = 0 it is capture_module_run: nothing extra is copied or
+/// allocated (the probe staging buffer is made on the first request).
+CAPTURE_API capture_status capture_module_run_with_probes(
+    capture_module *module, const char *entry,
+    const capture_tensor_view *inputs, size_t n_inputs,
+    const capture_tensor_view *outputs, size_t n_outputs,
+    const capture_tensor_view *probes, size_t n_probes);
+
+/// Bytes of inputs the last run of `module` copied to the device: inputs
+/// equal to what an entry's previous successful run sent are not sent again.
+CAPTURE_API capture_status capture_module_last_upload_bytes(
+    const capture_module *module, uint64_t *out_bytes);
+
+/// Replaces the weights named by `params` (n_params views) in one upload.
+/// Every view is checked first, so on error nothing changed: an unknown
+/// name is CAPTURE_STATUS_NOT_FOUND, a repeated one, a wrong dtype, shape or
+/// byte_size CAPTURE_STATUS_INVALID_ARGUMENT naming the weight. With
+/// `partial` = 0 every weight of the module must be given (a missing one is
+/// INVALID_ARGUMENT naming it); with 1 only the given ones change.
+CAPTURE_API capture_status capture_module_set_params(
+    capture_module *module, const capture_tensor_view *params, size_t n_params,
+    int32_t partial);
+
+/// Copies the current values of the weights named by `params` (n_params
+/// views, any subset, each at most once; checked as capture_module_run's
+/// outputs) from one read-back of every weight.
+CAPTURE_API capture_status capture_module_get_params(
+    capture_module *module, const capture_tensor_view *params, size_t n_params);
+
 /// Replaces the value of the weight named `value->name`; dtype, shape and
 /// byte_size must match its capture_tensor_info. One upload submit.
 CAPTURE_API capture_status capture_module_set_param(
@@ -384,6 +418,40 @@ CAPTURE_API capture_status capture_module_read_moments(capture_module *module,
                                                        const char *entry,
                                                        void *m, void *v,
                                                        size_t byte_size);
+
+/// Copies the flat gradients (before clipping) of the last step of `entry` into
+/// `data` (byte_size = capture_train_state::moment_count * 4), bit for bit;
+/// element i belongs to the i-th f32 of the entry's parameter range, as for
+/// the moments. CAPTURE_STATUS_ERROR when the module does not describe its
+/// gradient range or the entry has not stepped since load.
+CAPTURE_API capture_status capture_module_read_gradients(capture_module *module,
+                                                         const char *entry,
+                                                         void *data,
+                                                         size_t byte_size);
+
+/// Restarts the optimizer of `entry` without reloading: both moments are
+/// zeroed on the device and the step counter becomes 0; weights,
+/// hyperparameters and the refused-step count are kept.
+CAPTURE_API capture_status
+capture_module_reset_optimizer(capture_module *module, const char *entry);
+
+//===--- Shared weights ---------------------------------------------------===//
+
+/// As capture_module_load_bytes, but the new module uses the Weights buffer
+/// of `share_weights_with` (on the same device) instead of its own: a
+/// training step of one is seen by the other with no copy. Every weight of
+/// the new module must exist there by name with the same dtype, shape and
+/// offset, else CAPTURE_STATUS_ERROR naming the weight and both shapes. The
+/// memory is freed with the last module using it; its current values win
+/// over the new module's initial ones.
+CAPTURE_API capture_status capture_module_load_bytes_shared(
+    capture_device *device, const void *data, size_t size,
+    const capture_module *share_weights_with, capture_module **out_module);
+
+/// As capture_module_load_bytes_shared, from the file at `path`.
+CAPTURE_API capture_status capture_module_load_file_shared(
+    capture_device *device, const char *path,
+    const capture_module *share_weights_with, capture_module **out_module);
 
 #ifdef __cplusplus
 } // extern "C"

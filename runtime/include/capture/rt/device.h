@@ -8,6 +8,10 @@
 // VK_LAYER_KHRONOS_validation with synchronization validation and counts
 // every warning and error it reports.
 //
+// Errors: every failing Vulkan call is an error naming the call, the object
+// and the VkResult. After VK_ERROR_DEVICE_LOST or an out-of-memory error
+// every object stays destroyable.
+//
 // Modules keep their Device alive through a shared_ptr. A Device is not
 // thread-safe except for its queue, which is locked around each submit.
 //
@@ -72,6 +76,12 @@ struct DeviceOptions {
   /// destruction (where leaked objects are reported); so a test can count
   /// messages into a variable that outlives the Device.
   std::function<void(const std::string &)> onValidationMessage;
+  /// Most bytes of device memory the runtime's buffers may hold on this
+  /// device at once; 0: no limit but the driver's. An allocation that would
+  /// pass it fails before the driver is asked, with the message an
+  /// out-of-memory allocation gives, so that a process can keep room for
+  /// others on a shared GPU and tests can make any allocation fail.
+  uint64_t memoryLimit = 0;
 };
 
 /// Lists the physical devices visible to the Vulkan loader. Fails with an
@@ -114,6 +124,17 @@ public:
 
   /// The first validation messages (at most 64), for test failure output.
   std::vector<std::string> validationMessages() const;
+
+  /// Bytes of device memory held now by the runtime's buffers on this
+  /// device (every module's buffers and staging buffers); 0 once they are
+  /// all destroyed.
+  uint64_t memoryInUse() const;
+
+  /// Whether a submission or wait reported VK_ERROR_DEVICE_LOST. From then
+  /// on every submission on this device fails at once with an error that
+  /// names the first loss; its modules and the Device can still be
+  /// destroyed (and must be, to create working ones).
+  bool isLost() const;
 
   /// Internal state (Vulkan handles); defined in src/device_impl.h.
   struct Impl;

@@ -146,6 +146,69 @@ struct RunOptions {
   /// recordCount) on the entry's first profiled replay on a device with
   /// timestamps; the one-off recording is not part of the host stages.
   Profile *profile = nullptr;
+  /// Probes of the entry to read back with this call's outputs, in the same
+  /// submission (Module::runFull returns them; run() refuses a request,
+  /// having nowhere to put them). Without a request nothing extra is
+  /// copied or allocated: the entry's probe staging buffer is created on
+  /// its first request.
+  std::vector<std::string> probes;
+};
+
+/// What Module::runFull returns.
+struct RunResult {
+  /// The entry's outputs, in declaration order.
+  std::vector<NamedTensor> outputs;
+  /// The requested probes (RunOptions::probes), in request order.
+  std::vector<NamedTensor> probes;
+};
+
+/// How Module::setParams matches the tensors it is given.
+struct SetParamsOptions {
+  /// When false, every weight of the module must be given (a missing one is
+  /// an error naming it); when true, only the given ones are replaced.
+  /// Unknown names and wrong shapes are errors either way.
+  bool partial = false;
+};
+
+/// The gradients of a training entry's last step (Module::readGradients).
+struct TrainGradients {
+  /// The flat gradients (before clipping), f32 of shape [params.size / 4]:
+  /// element i belongs to the f32 at byte params.offset + 4 * i of the Weights
+  /// buffer, as for the moments.
+  HostTensor flat;
+  /// One tensor per weight inside the parameter range, named and shaped as
+  /// the weight: the slice of `flat` at (weight.offset - params.offset).
+  std::vector<NamedTensor> perWeight;
+};
+
+/// Counters of what replays moved and allocated, for tests and profiling.
+struct ReplayCounters {
+  /// Bytes copied from the input staging into the Input buffer by the last
+  /// replay (inputs unchanged since the entry's last successful replay are
+  /// not sent again).
+  uint64_t lastUploadBytes = 0;
+  /// Copy regions of that upload (one per run of changed bytes).
+  uint64_t lastUploadRegions = 0;
+  /// vkQueueSubmit calls made by the last run (1 for a replay).
+  uint64_t lastSubmits = 0;
+  /// Probe staging buffers created so far (one per entry, on its first
+  /// probe request).
+  uint64_t probeStagingBuffers = 0;
+};
+
+class Module;
+
+/// How Module::load* creates the module.
+struct LoadOptions {
+  /// When set, the new module uses this module's Weights buffer instead of
+  /// allocating its own: both read and write the same device memory, so a
+  /// training step of one is seen by the other with no copy. Every weight
+  /// of the new module must exist in `shareWeightsWith` by name with the
+  /// same dtype, shape and offset, and both modules must live on the same
+  /// device. The buffer is owned jointly: the last module using it frees
+  /// it. The new module's initial weight values are not uploaded (the
+  /// shared buffer's current values win).
+  const Module *shareWeightsWith = nullptr;
 };
 
 /// A module loaded on a device, ready to replay its entries.
@@ -162,6 +225,21 @@ public:
   /// Verifies and loads an already parsed module.
   static Result<std::unique_ptr<Module>> load(std::shared_ptr<Device> device,
                                               ModuleDesc desc);
+
+  /// As loadFile, with options (shared weights).
+  static Result<std::unique_ptr<Module>>
+  loadFile(std::shared_ptr<Device> device, const std::string &path,
+           const LoadOptions &options);
+
+  /// As loadBytes, with options (shared weights).
+  static Result<std::unique_ptr<Module>>
+  loadBytes(std::shared_ptr<Device> device, const uint8_t *data, size_t size,
+            const LoadOptions &options);
+
+  /// As load, with options (shared weights).
+  static Result<std::unique_ptr<Module>> load(std::shared_ptr<Device> device,
+                                              ModuleDesc desc,
+                                              const LoadOptions &options);
 
   ~Module();
   Module(const Module &) = delete;
@@ -199,6 +277,14 @@ public:
                                        const std::vector<NamedTensor> &inputs,
                                        const RunOptions &options);
 
+  /// As run(entry, inputs, options), also returning the probes requested in
+  /// options.probes, copied out in the same submission. Asking for probes
+  /// of an entry without any, or for an unknown probe, is an error (the
+  /// latter lists the entry's probes).
+  Result<RunResult> runFull(std::string_view entry,
+                            const std::vector<NamedTensor> &inputs,
+                            const RunOptions &options);
+
   /// Sets the learning rate of training entry `entry` for its next steps;
   /// finite and >= 0.
   Status setLearningRate(std::string_view entry, float lr);
@@ -222,6 +308,21 @@ public:
   /// bit for bit.
   Result<AdamWMoments> readMoments(std::string_view entry);
 
+  /// Reads the flat gradients (before clipping) of the last step of training
+  /// entry `entry` back from the device, bit for bit, with a per-weight view.
+  /// An error when the module does not describe its gradient range
+  /// (TrainDesc::grads) or when the entry has not stepped since load.
+  Result<TrainGradients> readGradients(std::string_view entry);
+
+  /// Restarts the optimizer of training entry `entry` without reloading:
+  /// both moments are zeroed on the device and the step counter t becomes
+  /// 0; the weights, the hyperparameters and the refused-step count (a
+  /// count since load) are kept.
+  Status resetOptimizer(std::string_view entry);
+
+  /// What the last run moved and what probe requests allocated.
+  const ReplayCounters &counters() const;
+
   /// Number of entry command buffers recorded since the module was created:
   /// the one recording per entry at load, plus one per entry on its first
   /// profiled replay on a device with timestamps (one-shot copies for
@@ -236,6 +337,16 @@ public:
   /// Reads the current value of weight `name` back from the device.
   Result<HostTensor> getParam(std::string_view name);
 
+  /// Replaces the weights named in `params` in one upload. Every tensor is
+  /// checked first (unknown or repeated name, dtype, shape, byte count; and
+  /// without options.partial, every weight given), so on error nothing has
+  /// changed; the message names the weight.
+  Status setParams(const std::vector<NamedTensor> &params,
+                   const SetParamsOptions &options = SetParamsOptions());
+
+  /// Reads every weight back in one read-back, in module order.
+  Result<std::vector<NamedTensor>> getParams();
+
   /// Reads probe `probe` of entry `entry` as left by the last replay. Fails
   /// when the last replay was of another entry (which may have overwritten
   /// the scratch memory probes live in) or when there was none.
@@ -245,6 +356,8 @@ public:
   struct Impl;
 
 private:
+  /// Test-only access to the internals (runtime/test/module_access.h).
+  friend struct ModuleTestAccess;
   explicit Module(std::unique_ptr<Impl> impl);
   /// Vulkan objects and per-entry state.
   std::unique_ptr<Impl> impl_;

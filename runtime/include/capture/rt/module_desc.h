@@ -171,6 +171,10 @@ struct TrainDesc {
   BufferRangeDesc moment1;
   /// Second moments, as many bytes as `params` (an Optimizer buffer).
   BufferRangeDesc moment2;
+  /// The flat gradients (before clipping) of the last step, laid out as
+  /// `params` (an Optimizer buffer, as many bytes); absent in modules that do
+  /// not describe them (schema field `Train.grads`).
+  std::optional<BufferRangeDesc> grads;
 };
 
 /// A replayable entry point.

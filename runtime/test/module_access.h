@@ -1,0 +1,31 @@
+//===- module_access.h - Test-only access to a Module's internals -*- C++
+//-*-===//
+//
+// Failures that may leave device state unknown cannot be provoked on demand
+// through the public API; these hooks let tests do it (and turn off input
+// skipping, for the comparison with it on).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_RT_TEST_MODULE_ACCESS_H
+#define CAPTURE_RT_TEST_MODULE_ACCESS_H
+
+#include "module_impl.h"
+
+namespace capture::rt {
+
+/// The friend of Module that tests use.
+struct ModuleTestAccess {
+  /// Makes the next replay of `m` fail after staging its inputs, before
+  /// submitting.
+  static void failNextReplay(Module &m) { m.impl_->failNextReplay = true; }
+  /// Makes every replay of `m` send all of its inputs.
+  static void disableInputSkipping(Module &m) {
+    for (EntryState &e : m.impl_->entries)
+      e.canSkipInputs = false;
+  }
+};
+
+} // namespace capture::rt
+
+#endif // CAPTURE_RT_TEST_MODULE_ACCESS_H
