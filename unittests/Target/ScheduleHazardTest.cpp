@@ -9,17 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "capture/InitAll.h"
-#include "capture/Pipelines/Pipelines.h"
-#include "capture/Target/Capmod.h"
+#include "CompileForTest.h"
 
 #include "capture/rt/capmod.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -50,19 +42,9 @@ ag.train_step @train(%x: tensor<3x4xf32> {ag.name = "x"},
 }
 )mlir";
 
-/// Compiles `source` with the whole pipeline and reads the module file back.
+/// Compiles `source` and reads the module file back.
 rt::ModuleDesc compile(const char *source) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  capture::registerAllDialects(registry);
-  MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
-  EXPECT_TRUE(module);
-  PassManager pm(&context);
-  capture::buildCapturePipeline(pm, capture::PipelineOptions());
-  EXPECT_TRUE(succeeded(pm.run(*module)));
-  std::vector<uint8_t> bytes;
-  EXPECT_TRUE(succeeded(capture::writeCapmod(*module, bytes)));
+  std::vector<uint8_t> bytes = capture::test::compileForTest(source);
   rt::Result<rt::ModuleDesc> desc = rt::readCapmod(bytes.data(), bytes.size());
   EXPECT_TRUE(desc.isOk()) << desc.message();
   return desc.isOk() ? std::move(desc).value() : rt::ModuleDesc();

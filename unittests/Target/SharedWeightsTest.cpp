@@ -7,18 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "capture/InitAll.h"
-#include "capture/Pipelines/Pipelines.h"
-#include "capture/Target/Capmod.h"
+#include "CompileForTest.h"
 
 #include "capture/rt/device.h"
 #include "capture/rt/module.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 
 #include "gtest/gtest.h"
 
@@ -50,21 +42,6 @@ ag.train_step @train(%x: tensor<2x3xf32> {ag.name = "x"}, %t: tensor<2x2xf32> {a
 }
 )mlir";
 
-std::vector<uint8_t> compile() {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  capture::registerAllDialects(registry);
-  MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kModule, &context);
-  EXPECT_TRUE(module);
-  PassManager pm(&context);
-  capture::buildCapturePipeline(pm, capture::PipelineOptions());
-  EXPECT_TRUE(succeeded(pm.run(*module)));
-  std::vector<uint8_t> bytes;
-  EXPECT_TRUE(succeeded(capture::writeCapmod(*module, bytes)));
-  return bytes;
-}
-
 /// x @ w + b on the host.
 std::vector<float> predict(const std::vector<float> &x,
                            const std::vector<float> &w,
@@ -81,7 +58,7 @@ std::vector<float> predict(const std::vector<float> &x,
 }
 
 TEST(SharedWeights, ForwardSeesTheTrainingUpdate) {
-  std::vector<uint8_t> bytes = compile();
+  std::vector<uint8_t> bytes = capture::test::compileForTest(kModule);
   ASSERT_FALSE(bytes.empty());
   rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
   ASSERT_TRUE(device.isOk()) << device.message();
