@@ -171,6 +171,21 @@ Result<std::string> formatEntryGraph(const ModuleDesc &desc,
   CAPTURE_RT_RETURN_IF_ERROR(checkEntryIndices(desc, e));
   uint64_t dispatches = 0, barriers = 0;
   std::string body;
+  // Every write so far, to name the producer of each read: the latest
+  // earlier dispatch that wrote an overlapping range of the same buffer.
+  struct Written {
+    BufferRangeDesc range; // what it wrote
+    uint64_t dispatch;     // which dispatch
+  };
+  std::vector<Written> written;
+  auto producerOf = [&](const BufferRangeDesc &r) -> std::string {
+    for (auto it = written.rbegin(); it != written.rend(); ++it)
+      if (it->range.buffer == r.buffer &&
+          it->range.offset < r.offset + r.size &&
+          r.offset < it->range.offset + it->range.size)
+        return " <- d" + std::to_string(it->dispatch);
+    return "";
+  };
   for (const CommandDesc &c : e.commands) {
     if (c.kind == CommandDesc::Kind::Barrier) {
       ++barriers;
@@ -181,8 +196,9 @@ Result<std::string> formatEntryGraph(const ModuleDesc &desc,
     std::string groups;
     for (uint32_t g : d.groups)
       groups += (groups.empty() ? "" : "x") + std::to_string(g);
-    body += "  d" + std::to_string(dispatches++) + " " +
-            desc.kernels[d.kernel].name + " groups " + groups + ":";
+    uint64_t index = dispatches++;
+    body += "  d" + std::to_string(index) + " " + desc.kernels[d.kernel].name +
+            " groups " + groups + ":";
     for (size_t b = 0; b < d.bindings.size(); ++b) {
       const BufferRangeDesc &r = d.bindings[b];
       bool writes =
@@ -191,8 +207,11 @@ Result<std::string> formatEntryGraph(const ModuleDesc &desc,
               std::to_string(r.buffer) + ":" +
               bufferKindName(desc.buffers[r.buffer].kind) + "[" +
               std::to_string(r.offset) + "," +
-              std::to_string(r.offset + r.size) + ")" + namesAt(desc, e, r);
+              std::to_string(r.offset + r.size) + ")" + namesAt(desc, e, r) +
+              (writes ? "" : producerOf(r));
     }
+    for (uint32_t w : d.writes)
+      written.push_back({d.bindings[w], index});
     body += "\n";
   }
   return "entry '" + e.name + "' (" + entryKindName(e.kind) +

@@ -84,6 +84,8 @@ TEST(Census, CountsATrainEntry) {
   EXPECT_TRUE(optimizer);
 }
 
+// Each read names its producer: the latest earlier dispatch that wrote an
+// overlapping range.
 TEST(Census, GraphListsDispatchesWithTheirRanges) {
   Result<std::string> g = formatEntryGraph(makeTestModule(), "predict");
   ASSERT_TRUE(g.isOk()) << g.message();
@@ -92,9 +94,9 @@ TEST(Census, GraphListsDispatchesWithTheirRanges) {
             "  d0 add_0 groups 1x1x1: read b0:Input[0,32) (x), read "
             "b2:Weights[0,32) (w), write b4:Scratch[0,32) (h)\n"
             "  barrier\n"
-            "  d1 mul_0 groups 1x1x1: read b4:Scratch[0,32) (h), read "
+            "  d1 mul_0 groups 1x1x1: read b4:Scratch[0,32) (h) <- d0, read "
             "b0:Input[256,288) (b), write b1:Output[0,32) (y)\n"
-            "  d2 add_0 groups 1x1x1: read b4:Scratch[0,32) (h), read "
+            "  d2 add_0 groups 1x1x1: read b4:Scratch[0,32) (h) <- d0, read "
             "b3:Constants[0,32), write b1:Output[256,288) (z)\n");
   Result<std::string> bias = formatEntryGraph(makeTestModule(), "bias");
   ASSERT_TRUE(bias.isOk()) << bias.message();
