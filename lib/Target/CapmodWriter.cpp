@@ -123,6 +123,10 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
       for (auto [i, v] : llvm::enumerate(size.asArrayRef()))
         kernel.workgroupSize[i] = v;
   kernel.numBindings = func.getNumArguments();
+  for (Type arg : func.getArgumentTypes()) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(arg).getShape();
+    kernel.bindingShapes.emplace_back(shape.begin(), shape.end());
+  }
   desc->kernels.push_back(std::move(kernel));
   uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
   // By the lowering's convention the last argument is the one written,

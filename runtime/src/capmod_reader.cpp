@@ -258,6 +258,10 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
     kd.spirv = toVector(k->spirv());
     kd.workgroupSize = toVector(k->workgroup_size());
     kd.numBindings = k->num_bindings();
+    if (k->binding_shapes())
+      for (const fb::Shape *shape : *k->binding_shapes())
+        kd.bindingShapes.push_back(shape->dims() ? toVector(shape->dims())
+                                                 : std::vector<int64_t>());
     desc.kernels.push_back(std::move(kd));
   }
   for (const fb::Buffer *b : *m->buffers())

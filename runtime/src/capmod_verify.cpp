@@ -114,6 +114,15 @@ private:
         if (k.workgroupSize[d] == 0)
           return fail(where + ": workgroup_size[" + str(d) +
                       "] is 0, expected >= 1");
+      if (!k.bindingShapes.empty() && k.bindingShapes.size() != k.numBindings)
+        return fail(where + ": binding_shapes has " +
+                    str(k.bindingShapes.size()) + " entries, expected " +
+                    str(k.numBindings) + " (num_bindings)");
+      for (const std::vector<int64_t> &shape : k.bindingShapes)
+        for (int64_t dim : shape)
+          if (dim < 0)
+            return fail(where + ": binding_shapes has a negative dimension " +
+                        std::to_string(dim));
       CAPTURE_RT_RETURN_IF_ERROR(
           checkKernelSpirv(k, i, desc.target.vulkanApiVersion));
     }
@@ -329,6 +338,15 @@ private:
       if (!rangeInside(r.offset, r.size, desc.buffers[r.buffer].size))
         return fail(bw + " range " + formatRange(r.offset, r.size) +
                     " exceeds " + bufferName(r.buffer));
+      if (b < k.bindingShapes.size()) {
+        uint64_t bytes = 4;
+        for (int64_t dim : k.bindingShapes[b])
+          bytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim);
+        if (bytes != r.size)
+          return fail(bw + " is " + str(r.size) + " bytes, but kernel '" +
+                      k.name + "' binds a tensor of " + str(bytes) +
+                      " bytes there");
+      }
     }
     for (uint32_t w : d.writes) {
       if (w >= d.bindings.size())

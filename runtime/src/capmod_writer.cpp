@@ -100,8 +100,16 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
     auto entryPoint = b.CreateString(k.entryPoint);
     auto spirv = b.CreateVector(k.spirv);
     auto wg = b.CreateVector(k.workgroupSize);
-    kernels.push_back(
-        fb::CreateKernel(b, name, entryPoint, spirv, wg, k.numBindings));
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Shape>>>
+        shapes;
+    if (!k.bindingShapes.empty()) {
+      std::vector<flatbuffers::Offset<fb::Shape>> list;
+      for (const std::vector<int64_t> &dims : k.bindingShapes)
+        list.push_back(fb::CreateShape(b, b.CreateVector(dims)));
+      shapes = b.CreateVector(list);
+    }
+    kernels.push_back(fb::CreateKernel(b, name, entryPoint, spirv, wg,
+                                       k.numBindings, shapes));
   }
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)

@@ -154,6 +154,16 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
   return c;
 }
 
+/// " [3, 4]": the shape kernel `k` binds at `binding`, when the file says.
+static std::string shapeOf(const KernelDesc &k, size_t binding) {
+  if (binding >= k.bindingShapes.size())
+    return "";
+  std::string text;
+  for (int64_t dim : k.bindingShapes[binding])
+    text += (text.empty() ? "" : ", ") + std::to_string(dim);
+  return " [" + text + "]";
+}
+
 Result<std::string> formatEntryGraph(const ModuleDesc &desc,
                                      std::string_view entryName) {
   const EntryDesc *entry = nullptr;
@@ -207,7 +217,8 @@ Result<std::string> formatEntryGraph(const ModuleDesc &desc,
               std::to_string(r.buffer) + ":" +
               bufferKindName(desc.buffers[r.buffer].kind) + "[" +
               std::to_string(r.offset) + "," +
-              std::to_string(r.offset + r.size) + ")" + namesAt(desc, e, r) +
+              std::to_string(r.offset + r.size) + ")" +
+              shapeOf(desc.kernels[d.kernel], b) + namesAt(desc, e, r) +
               (writes ? "" : producerOf(r));
     }
     for (uint32_t w : d.writes)

@@ -474,3 +474,27 @@ TEST(Capmod, FileErrorsNameThePath) {
 }
 
 } // namespace
+
+// The optional per-binding shapes of a kernel: kept by a round trip, one
+// per binding, and each dispatch's ranges must be exactly that many bytes.
+TEST(CapmodBindingShapes, RoundTripAndChecks) {
+  ModuleDesc desc = makeTestModule();
+  // Every kernel of the test module binds three [2, 4] f32 tensors.
+  for (KernelDesc &k : desc.kernels)
+    k.bindingShapes.assign(k.numBindings, {2, 4});
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> read = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(read.isOk()) << read.message();
+  EXPECT_EQ(read->kernels[0].bindingShapes, desc.kernels[0].bindingShapes);
+
+  ModuleDesc wrongCount = desc;
+  wrongCount.kernels[0].bindingShapes.pop_back();
+  EXPECT_THAT(readError(wrongCount),
+              HasSubstr("binding_shapes has 2 entries, expected 3 "
+                        "(num_bindings)"));
+
+  ModuleDesc wrongSize = desc;
+  wrongSize.kernels[0].bindingShapes[0] = {2, 5};
+  EXPECT_THAT(readError(wrongSize),
+              HasSubstr("binding 0 is 32 bytes, but kernel"));
+}

@@ -69,6 +69,9 @@ struct KernelDesc {
   std::vector<uint32_t> workgroupSize;
   /// Number of storage-buffer bindings in descriptor set 0.
   uint32_t numBindings = 0;
+  /// The tensor shape each binding holds (4-byte elements), one per
+  /// binding; empty when the file does not say.
+  std::vector<std::vector<int64_t>> bindingShapes;
 };
 
 /// A device buffer.
