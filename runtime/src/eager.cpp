@@ -37,11 +37,7 @@ Status runEager(Module::Impl &m, EntryState &state, Profile *profile,
                        .name +
                    "')"
              : std::string());
-    VkCommandBufferBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(cmd, &begin),
-                                       "vkBeginCommandBuffer", what));
+    CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(cmd, what));
     if (queries) {
       vkCmdResetQueryPool(cmd, queries, kSubmissionStartQuery, 2);
       if (hasDispatch)

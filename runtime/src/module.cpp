@@ -208,11 +208,7 @@ Status Module::Impl::upload(uint32_t buffer, uint64_t offset,
     return staging.status();
   std::memcpy(staging->mapped(), data, size);
   CAPTURE_RT_RETURN_IF_ERROR(staging->flush());
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
-                                     "vkBeginCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(utilityCmd, what));
   recordUtilityCopy(utilityCmd, staging->handle(), 0, buffers[buffer]->handle(),
                     offset, size);
   CAPTURE_RT_RETURN_IF_ERROR(
@@ -230,11 +226,7 @@ Result<std::vector<uint8_t>> Module::Impl::download(uint32_t buffer,
       Buffer::create(dev, size, Buffer::Usage::Readback, "staging of " + what);
   if (staging.isError())
     return staging.status();
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
-                                     "vkBeginCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(utilityCmd, what));
   recordUtilityCopy(utilityCmd, buffers[buffer]->handle(), offset,
                     staging->handle(), 0, size);
   CAPTURE_RT_RETURN_IF_ERROR(
@@ -257,11 +249,7 @@ Status Module::Impl::uploadRegions(uint32_t buffer,
     return staging.status();
   std::memcpy(staging->mapped(), image.data(), image.size());
   CAPTURE_RT_RETURN_IF_ERROR(staging->flush());
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
-                                     "vkBeginCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(utilityCmd, what));
   recordUtilityCopyRegions(utilityCmd, staging->handle(),
                            buffers[buffer]->handle(), regions);
   CAPTURE_RT_RETURN_IF_ERROR(
@@ -271,11 +259,7 @@ Status Module::Impl::uploadRegions(uint32_t buffer,
 
 Status Module::Impl::zeroFill(const std::vector<FillRange> &handles,
                               const std::string &what) {
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  CAPTURE_RT_RETURN_IF_ERROR(vkCheck(vkBeginCommandBuffer(utilityCmd, &begin),
-                                     "vkBeginCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(utilityCmd, what));
   recordUtilityFill(utilityCmd, handles);
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkEndCommandBuffer(utilityCmd), "vkEndCommandBuffer", what));

@@ -158,11 +158,7 @@ Status recordUpload(const Module::Impl &m, const EntryState &state,
                     const std::vector<VkBufferCopy> &regions) {
   const EntryDesc &entry = m.desc.entries[state.index];
   std::string what = "input upload of entry '" + entry.name + "'";
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  CAPTURE_RT_RETURN_IF_ERROR(
-      vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(cmd, what));
   // The previous replay's reads of the Input buffer must end before it is
   // overwritten; the entry's own command buffer, next in the submission,
   // starts with the barrier that orders its reads after this copy.
@@ -178,11 +174,7 @@ Status recordProbeCopies(const Module::Impl &m, const EntryState &state,
                          const std::vector<size_t> &probes) {
   const EntryDesc &entry = m.desc.entries[state.index];
   std::string what = "probe copies of entry '" + entry.name + "'";
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  CAPTURE_RT_RETURN_IF_ERROR(
-      vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(cmd, what));
   barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
   for (size_t p : probes) {

@@ -78,4 +78,12 @@ std::string vkVersionString(uint32_t version) {
          std::to_string(VK_API_VERSION_PATCH(version));
 }
 
+Status beginOneTimeCommands(VkCommandBuffer cmd, const std::string &what) {
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  return vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer",
+                 what);
+}
+
 } // namespace capture::rt

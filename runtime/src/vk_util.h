@@ -30,6 +30,10 @@ std::string vkResultHint(VkResult result);
 /// VK_ERROR_OUT_OF_DEVICE_MEMORY (out of device memory: ...)".
 Status vkCheck(VkResult result, const char *call, const std::string &what);
 
+/// Begins recording `cmd` for one submission (ONE_TIME_SUBMIT); errors name
+/// `what` is being recorded.
+Status beginOneTimeCommands(VkCommandBuffer cmd, const std::string &what);
+
 /// vkCheck for a call that creates `handle`: on failure also sets `handle`
 /// back to VK_NULL_HANDLE, since Vulkan leaves a failed call's outputs
 /// undefined and the owner's destructor must not destroy garbage. Use as
