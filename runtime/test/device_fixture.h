@@ -47,6 +47,24 @@ protected:
     return m.isOk() ? std::move(m).value() : nullptr;
   }
 
+  /// The weights (w1, w2, bias) and both moments of the training test
+  /// module (train_module.h), as bytes: what must stay bitwise equal.
+  static std::vector<std::vector<uint8_t>> trainStateBytes(Module &m) {
+    std::vector<std::vector<uint8_t>> s;
+    for (const char *w : {"w1", "w2", "bias"}) {
+      Result<HostTensor> t = m.getParam(w);
+      EXPECT_TRUE(t.isOk()) << t.message();
+      s.push_back(t.isOk() ? t->data : std::vector<uint8_t>());
+    }
+    Result<AdamWMoments> moments = m.readMoments("train");
+    EXPECT_TRUE(moments.isOk()) << moments.message();
+    if (moments.isOk()) {
+      s.push_back(moments->m.data);
+      s.push_back(moments->v.data);
+    }
+    return s;
+  }
+
   /// The suite's device.
   inline static std::shared_ptr<Device> device;
   /// Why there is no device, when there is none.

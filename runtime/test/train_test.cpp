@@ -53,23 +53,6 @@ protected:
     return s;
   }
 
-  /// Everything a step may change, as bytes: w1, w2, bias, m, v.
-  static std::vector<std::vector<uint8_t>> snapshot(Module &m) {
-    std::vector<std::vector<uint8_t>> s;
-    for (const char *w : {"w1", "w2", "bias"}) {
-      Result<HostTensor> t = m.getParam(w);
-      EXPECT_TRUE(t.isOk()) << t.message();
-      s.push_back(t.isOk() ? t->data : std::vector<uint8_t>());
-    }
-    Result<AdamWMoments> moments = m.readMoments("train");
-    EXPECT_TRUE(moments.isOk()) << moments.message();
-    if (moments.isOk()) {
-      s.push_back(moments->m.data);
-      s.push_back(moments->v.data);
-    }
-    return s;
-  }
-
   static uint64_t stepOf(const Module &m) {
     Result<TrainState> s = m.trainState("train");
     EXPECT_TRUE(s.isOk()) << s.message();
@@ -201,7 +184,7 @@ TEST_F(TrainTest, NonFiniteGradNormRefusesTheStep) {
   std::unique_ptr<Module> m = load(makeTrainModule(true));
   ASSERT_TRUE(m);
   ASSERT_TRUE(m->run("train", inputs(trainInputX())).isOk());
-  std::vector<std::vector<uint8_t>> before = snapshot(*m);
+  std::vector<std::vector<uint8_t>> before = trainStateBytes(*m);
   const std::pair<const std::vector<float> *, const char *> bad[] = {
       {&nanX, "nan"}, {&infX, "inf"}};
   for (auto [x, value] : bad) {
@@ -216,7 +199,7 @@ TEST_F(TrainTest, NonFiniteGradNormRefusesTheStep) {
                           "moments and the step counter (t = 1) are "
                           "unchanged"));
     EXPECT_EQ(stepOf(*m), 1u);
-    EXPECT_EQ(snapshot(*m), before) << value;
+    EXPECT_EQ(trainStateBytes(*m), before) << value;
   }
   Result<TrainState> state = m->trainState("train");
   ASSERT_TRUE(state.isOk());
@@ -236,7 +219,7 @@ TEST_F(TrainTest, NonFiniteGradNormRefusesTheStep) {
   for (size_t i = 0; i < 3; ++i)
     EXPECT_EQ(next.value()[i].tensor.data, cleanNext.value()[i].tensor.data)
         << next.value()[i].name;
-  EXPECT_EQ(snapshot(*m), snapshot(*clean));
+  EXPECT_EQ(trainStateBytes(*m), trainStateBytes(*clean));
 }
 
 TEST_F(TrainTest, HyperparametersChangeWithoutRerecording) {
