@@ -7,6 +7,18 @@
 using namespace capture::rt;
 using namespace capture::capi;
 
+/// The weight view `params[i]` names, or null with `err` set (a null name or
+/// an unknown weight).
+static const WeightDesc *weightOfView(const char *fn, const Module &m,
+                                      const capture_tensor_view *params,
+                                      size_t i, capture_status &err) {
+  if (!params[i].name) {
+    err = nullArg(fn, ("params[" + std::to_string(i) + "].name").c_str());
+    return nullptr;
+  }
+  return findWeight(fn, m, params[i].name, err);
+}
+
 capture_status capture_module_set_params(capture_module *module,
                                          const capture_tensor_view *params,
                                          size_t n_params, int32_t partial) {
@@ -19,10 +31,8 @@ capture_status capture_module_set_params(capture_module *module,
     std::vector<NamedTensor> named;
     for (size_t i = 0; i < n_params; ++i) {
       const capture_tensor_view &v = params[i];
-      if (!v.name)
-        return nullArg(fn, ("params[" + std::to_string(i) + "].name").c_str());
       capture_status err = nullptr;
-      const WeightDesc *w = findWeight(fn, m, v.name, err);
+      const WeightDesc *w = weightOfView(fn, m, params, i, err);
       if (!w)
         return err;
       if (capture_status s = checkView(fn, "weight '" + w->name + "'", v,
@@ -52,10 +62,8 @@ capture_status capture_module_get_params(capture_module *module,
     std::vector<const capture_tensor_view *> given(weights.size(), nullptr);
     for (size_t i = 0; i < n_params; ++i) {
       const capture_tensor_view &v = params[i];
-      if (!v.name)
-        return nullArg(fn, ("params[" + std::to_string(i) + "].name").c_str());
       capture_status err = nullptr;
-      const WeightDesc *w = findWeight(fn, m, v.name, err);
+      const WeightDesc *w = weightOfView(fn, m, params, i, err);
       if (!w)
         return err;
       size_t j = static_cast<size_t>(w - weights.data());
