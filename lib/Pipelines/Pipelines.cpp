@@ -26,13 +26,17 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPackIO(PackIOOptions{options.alignment}));
+  if (options.fuse)
+    pm.addPass(createFormDispatchRegions());
   pm.addPass(createLowerToGPU(
-      LowerToGPUOptions{options.alignment, options.workgroupSize}));
+      LowerToGPUOptions{options.alignment, options.workgroupSize,
+                        options.target}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createKernelsToSPIRV());
   OpPassManager &spv = pm.nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spv.addPass(createSPIRVTexelReads());
   spv.addPass(spirv::createSPIRVUpdateVCEPass());
 }
 

@@ -84,21 +84,51 @@ static std::vector<uint8_t> bytesOf(ElementsAttr value) {
   return bytes;
 }
 
-/// Serializes the spirv.module of gpu.module `name`.
-static FailureOr<SmallVector<uint32_t>> serializeKernel(ModuleOp module,
-                                                        StringRef name) {
+/// The spirv.module of gpu.module `name`.
+static FailureOr<spirv::ModuleOp> spirvKernel(ModuleOp module,
+                                              StringRef name) {
   std::string spvName = ("__spv__" + name).str();
-  for (auto spv : module.getOps<spirv::ModuleOp>()) {
-    if (spv.getName() != spvName)
-      continue;
-    SmallVector<uint32_t> words;
-    if (failed(spirv::serialize(spv, words)))
-      return spv.emitError() << "SPIR-V serialization failed";
-    return words;
-  }
+  for (auto spv : module.getOps<spirv::ModuleOp>())
+    if (spv.getName() == spvName)
+      return spv;
   return module.emitError() << "kernel '" << name
                             << "' has no spirv.module: run "
                                "ag-kernels-to-spirv before writing";
+}
+
+/// Serializes the spirv.module of gpu.module `name`.
+static FailureOr<SmallVector<uint32_t>> serializeKernel(ModuleOp module,
+                                                        StringRef name) {
+  FailureOr<spirv::ModuleOp> spv = spirvKernel(module, name);
+  if (failed(spv))
+    return failure();
+  SmallVector<uint32_t> words;
+  if (failed(spirv::serialize(*spv, words)))
+    return spv->emitError() << "SPIR-V serialization failed";
+  return words;
+}
+
+/// How each of `numBindings` bindings of a kernel is bound: a texel buffer
+/// where ag-spirv-texel-reads made the variable an image, else a storage
+/// buffer. The SPIR-V is the one source of truth.
+static std::vector<rt::BindingKind> bindingKindsOf(spirv::ModuleOp spv,
+                                                   unsigned numBindings) {
+  std::vector<rt::BindingKind> kinds(numBindings,
+                                     rt::BindingKind::StorageBuffer);
+  bool anyTexel = false;
+  for (auto var : spv.getOps<spirv::GlobalVariableOp>()) {
+    std::optional<uint32_t> binding = var.getBinding();
+    auto ptr = dyn_cast<spirv::PointerType>(var.getType());
+    if (!binding || *binding >= numBindings || !ptr ||
+        !isa<spirv::ImageType>(ptr.getPointeeType()))
+      continue;
+    kinds[*binding] = rt::BindingKind::TexelBufferRgba32f;
+    anyTexel = true;
+  }
+  // No kinds at all means "all storage buffers" in the file.
+  if (!anyTexel)
+    kinds.clear();
+  return kinds;
 }
 
 FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
@@ -109,13 +139,16 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
       launch, launch.getKernel());
   if (!func)
     return launch.emitOpError() << "refers to a kernel that does not exist";
-  FailureOr<SmallVector<uint32_t>> words = serializeKernel(module, name);
-  if (failed(words))
+  FailureOr<spirv::ModuleOp> spv = spirvKernel(module, name);
+  if (failed(spv))
     return failure();
+  SmallVector<uint32_t> words;
+  if (failed(spirv::serialize(*spv, words)))
+    return spv->emitError() << "SPIR-V serialization failed";
   rt::KernelDesc kernel;
   kernel.name = name.str();
   kernel.entryPoint = func.getName().str();
-  kernel.spirv.assign(words->begin(), words->end());
+  kernel.spirv.assign(words.begin(), words.end());
   kernel.workgroupSize = {1, 1, 1};
   if (auto abi = func->getAttrOfType<spirv::EntryPointABIAttr>(
           spirv::getEntryPointABIAttrName()))
@@ -123,10 +156,18 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
       for (auto [i, v] : llvm::enumerate(size.asArrayRef()))
         kernel.workgroupSize[i] = v;
   kernel.numBindings = func.getNumArguments();
-  for (Type arg : func.getArgumentTypes()) {
-    ArrayRef<int64_t> shape = cast<MemRefType>(arg).getShape();
-    kernel.bindingShapes.emplace_back(shape.begin(), shape.end());
+  if (auto shapes = func->getAttrOfType<ArrayAttr>(kBindingShapesAttr)) {
+    for (Attribute a : shapes) {
+      ArrayRef<int64_t> shape = cast<DenseI64ArrayAttr>(a).asArrayRef();
+      kernel.bindingShapes.emplace_back(shape.begin(), shape.end());
+    }
+  } else {
+    for (Type arg : func.getArgumentTypes()) {
+      ArrayRef<int64_t> shape = cast<MemRefType>(arg).getShape();
+      kernel.bindingShapes.emplace_back(shape.begin(), shape.end());
+    }
   }
+  kernel.bindingKinds = bindingKindsOf(*spv, kernel.numBindings);
   desc->kernels.push_back(std::move(kernel));
   uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
   // By the lowering's convention the last argument is the one written,
@@ -216,10 +257,18 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
     dispatch.kernel = *kernel;
     SmallVector<ByteRange> reads, writes;
     ArrayRef<uint32_t> written = kernelWrites[*kernel];
+    const std::vector<rt::BindingKind> &kinds =
+        desc->kernels[*kernel].bindingKinds;
     for (auto [i, arg] : llvm::enumerate(launch.getKernelOperands())) {
       FailureOr<ByteRange> range = rangeOf(arg, input, output, scratch);
       if (failed(range))
         return WalkResult::interrupt();
+      // A texel view covers whole 16-byte texels; every range starts at a
+      // 256-byte boundary and every buffer size is a multiple of 16, so
+      // the rounded range stays inside the tensor's own slot.
+      if (i < kinds.size() && kinds[i] == rt::BindingKind::TexelBufferRgba32f)
+        range->end = range->begin + llvm::alignTo(range->end - range->begin,
+                                                  uint64_t(16));
       dispatch.bindings.push_back(
           {range->buffer, range->begin, range->end - range->begin});
       (llvm::is_contained(written, i) ? writes : reads).push_back(*range);

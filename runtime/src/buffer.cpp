@@ -72,7 +72,10 @@ Result<Buffer> Buffer::create(Device::Impl &device, uint64_t size, Usage usage,
   VkMemoryPropertyFlags want = 0, need = 0;
   switch (usage) {
   case Usage::Device:
+    // Texel usage on every device buffer: any of them (a Weights buffer
+    // shared with another module too) may be bound through a buffer view.
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                 VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT |
                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                  VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;

@@ -195,6 +195,16 @@ const char *bufferKindName(BufferKind kind) {
   return "unknown-kind";
 }
 
+const char *bindingKindName(BindingKind kind) {
+  switch (kind) {
+  case BindingKind::StorageBuffer:
+    return "StorageBuffer";
+  case BindingKind::TexelBufferRgba32f:
+    return "TexelBufferRgba32f";
+  }
+  return "unknown-kind";
+}
+
 const char *entryKindName(EntryKind kind) {
   switch (kind) {
   case EntryKind::Forward:
@@ -262,6 +272,10 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
       for (const fb::Shape *shape : *k->binding_shapes())
         kd.bindingShapes.push_back(shape->dims() ? toVector(shape->dims())
                                                  : std::vector<int64_t>());
+    // Kept as read, unknown values included: verifyModuleDesc names them.
+    if (k->binding_kinds())
+      for (auto kind : *k->binding_kinds())
+        kd.bindingKinds.push_back(static_cast<BindingKind>(kind));
     desc.kernels.push_back(std::move(kd));
   }
   for (const fb::Buffer *b : *m->buffers())

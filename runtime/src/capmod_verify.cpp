@@ -123,6 +123,17 @@ private:
           if (dim < 0)
             return fail(where + ": binding_shapes has a negative dimension " +
                         std::to_string(dim));
+      if (!k.bindingKinds.empty() && k.bindingKinds.size() != k.numBindings)
+        return fail(where + ": binding_kinds has " +
+                    str(k.bindingKinds.size()) + " entries, expected " +
+                    str(k.numBindings) + " (num_bindings) or none");
+      for (size_t b = 0; b < k.bindingKinds.size(); ++b)
+        if (static_cast<uint8_t>(k.bindingKinds[b]) >
+            static_cast<uint8_t>(BindingKind::TexelBufferRgba32f))
+          return fail(where + ": binding_kinds[" + str(b) + "] is " +
+                      str(static_cast<uint8_t>(k.bindingKinds[b])) +
+                      ", expected StorageBuffer (0) or TexelBufferRgba32f "
+                      "(1)");
       CAPTURE_RT_RETURN_IF_ERROR(
           checkKernelSpirv(k, i, desc.target.vulkanApiVersion));
     }
@@ -338,14 +349,31 @@ private:
       if (!rangeInside(r.offset, r.size, desc.buffers[r.buffer].size))
         return fail(bw + " range " + formatRange(r.offset, r.size) +
                     " exceeds " + bufferName(r.buffer));
+      bool texel = bindingKindOf(k, b) == BindingKind::TexelBufferRgba32f;
+      // A buffer view covers whole texels.
+      if (texel &&
+          (r.offset % kRgba32fTexelBytes || r.size % kRgba32fTexelBytes))
+        return fail(bw + " (TexelBufferRgba32f) range " +
+                    formatRange(r.offset, r.size) +
+                    " has an offset or size that is not a multiple of " +
+                    str(kRgba32fTexelBytes) + " bytes (one RGBA32F texel)");
       if (b < k.bindingShapes.size()) {
         uint64_t bytes = 4;
         for (int64_t dim : k.bindingShapes[b])
           bytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim);
-        if (bytes != r.size)
+        // A texel binding's last texel may hold padding past the tensor.
+        uint64_t expected = bytes;
+        if (texel)
+          expected = bytes / kRgba32fTexelBytes * kRgba32fTexelBytes +
+                     (bytes % kRgba32fTexelBytes ? kRgba32fTexelBytes : 0);
+        if (expected != r.size)
           return fail(bw + " is " + str(r.size) + " bytes, but kernel '" +
                       k.name + "' binds a tensor of " + str(bytes) +
-                      " bytes there");
+                      " bytes there" +
+                      (texel ? " (as a texel buffer: " + str(expected) +
+                                   " bytes, rounded up to whole 16-byte "
+                                   "texels)"
+                             : std::string()));
       }
     }
     for (uint32_t w : d.writes) {
@@ -353,6 +381,11 @@ private:
         return fail(where + ": writes index " + str(w) +
                     " out of range (dispatch has " + str(d.bindings.size()) +
                     " bindings)");
+      if (bindingKindOf(k, w) == BindingKind::TexelBufferRgba32f)
+        return fail(where + ": writes binding " + str(w) + ", which kernel '" +
+                    k.name +
+                    "' binds as TexelBufferRgba32f; texel bindings are "
+                    "read-only, expected only storage buffers in writes");
       if (desc.buffers[d.bindings[w].buffer].kind == BufferKind::Constants)
         return fail(where + ": binding " + str(w) + " writes " +
                     bufferName(d.bindings[w].buffer) + ", which is read-only");
@@ -422,10 +455,23 @@ Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
       return fail(where + ": workgroup has " + str(invocations) +
                   " invocations, more than the limit " +
                   str(limits.maxWorkGroupInvocations));
-    if (k.numBindings > limits.maxStorageBuffersPerSet)
-      return fail(where + ": " + str(k.numBindings) +
+    uint32_t texel = 0;
+    for (uint32_t b = 0; b < k.numBindings; ++b)
+      texel += bindingKindOf(k, b) == BindingKind::TexelBufferRgba32f;
+    if (k.numBindings - texel > limits.maxStorageBuffersPerSet)
+      return fail(where + ": " + str(k.numBindings - texel) +
                   " storage buffer bindings, more than the limit " +
                   str(limits.maxStorageBuffersPerSet));
+    if (texel > limits.maxStorageImagesPerSet)
+      return fail(where + ": " + str(texel) +
+                  " texel buffer bindings, more than the limit of storage "
+                  "images per set " +
+                  str(limits.maxStorageImagesPerSet));
+    if (texel && !limits.rgba32fStorageTexelBuffer)
+      return fail(where + " has TexelBufferRgba32f bindings, but "
+                          "VK_FORMAT_R32G32B32A32_SFLOAT has no "
+                          "VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT in its "
+                          "bufferFeatures");
   }
   for (const EntryDesc &e : desc.entries) {
     for (size_t c = 0; c < e.commands.size(); ++c) {
@@ -438,12 +484,30 @@ Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
           return fail(where + ": groups " + axis[g] + " is " +
                       str(d.groups[g]) + ", more than the limit " +
                       str(limits.maxWorkGroupCount[g]));
-      for (size_t b = 0; b < d.bindings.size(); ++b)
-        if (d.bindings[b].size > limits.maxStorageBufferRange)
-          return fail(where + ": binding " + str(b) + " is " +
-                      str(d.bindings[b].size) +
-                      " bytes, more than maxStorageBufferRange " +
-                      str(limits.maxStorageBufferRange));
+      const KernelDesc &k = desc.kernels[d.kernel];
+      for (size_t b = 0; b < d.bindings.size(); ++b) {
+        const BufferRangeDesc &r = d.bindings[b];
+        if (bindingKindOf(k, b) == BindingKind::StorageBuffer) {
+          if (r.size > limits.maxStorageBufferRange)
+            return fail(where + ": binding " + str(b) + " is " + str(r.size) +
+                        " bytes, more than maxStorageBufferRange " +
+                        str(limits.maxStorageBufferRange));
+          continue;
+        }
+        std::string bw = where + ": binding " + str(b) +
+                         " (TexelBufferRgba32f of kernel '" + k.name + "')";
+        uint64_t align =
+            std::max<uint64_t>(limits.minTexelBufferOffsetAlignment, 1);
+        if (r.offset % align != 0)
+          return fail(bw + " offset " + str(r.offset) +
+                      " is not a multiple of minTexelBufferOffsetAlignment " +
+                      str(align));
+        if (r.size / kRgba32fTexelBytes > limits.maxTexelBufferElements)
+          return fail(bw + " is " + str(r.size / kRgba32fTexelBytes) +
+                      " texels (" + str(r.size) +
+                      " bytes), more than maxTexelBufferElements " +
+                      str(limits.maxTexelBufferElements));
+      }
     }
   }
   return Status::ok();

@@ -108,8 +108,16 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
         list.push_back(fb::CreateShape(b, b.CreateVector(dims)));
       shapes = b.CreateVector(list);
     }
+    // Empty is written as absent, which reads back as empty.
+    flatbuffers::Offset<flatbuffers::Vector<fb::BindingKind>> kinds;
+    if (!k.bindingKinds.empty()) {
+      std::vector<fb::BindingKind> values;
+      for (BindingKind kind : k.bindingKinds)
+        values.push_back(static_cast<fb::BindingKind>(kind));
+      kinds = b.CreateVector(values);
+    }
     kernels.push_back(fb::CreateKernel(b, name, entryPoint, spirv, wg,
-                                       k.numBindings, shapes));
+                                       k.numBindings, shapes, kinds));
   }
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)

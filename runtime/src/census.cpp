@@ -51,14 +51,22 @@ Status checkEntryIndices(const ModuleDesc &desc, const EntryDesc &e) {
   return Status::ok();
 }
 
-/// The names of the tensors occupying exactly `r`: the entry's inputs,
-/// outputs and probes and the module's weights.
+/// The names of the tensors occupying exactly `r` (for a texel binding,
+/// `r` less the padding of its last texel): the entry's inputs, outputs
+/// and probes and the module's weights.
 std::string namesAt(const ModuleDesc &desc, const EntryDesc &e,
-                    const BufferRangeDesc &r) {
+                    const BufferRangeDesc &r, bool texel) {
   std::vector<std::string> names;
+  auto fits = [&](uint64_t offset, uint64_t size) {
+    if (offset != r.offset)
+      return false;
+    if (!texel)
+      return size == r.size;
+    return size <= r.size && r.size - size < kRgba32fTexelBytes;
+  };
   auto match = [&](const std::vector<TensorSlotDesc> &slots) {
     for (const TensorSlotDesc &s : slots)
-      if (s.buffer == r.buffer && s.offset == r.offset && s.size == r.size)
+      if (s.buffer == r.buffer && fits(s.offset, s.size))
         names.push_back(s.name);
   };
   match(e.inputs);
@@ -67,7 +75,7 @@ std::string namesAt(const ModuleDesc &desc, const EntryDesc &e,
   if (desc.weightsBuffer >= 0 &&
       r.buffer == static_cast<uint32_t>(desc.weightsBuffer))
     for (const WeightDesc &w : desc.weights)
-      if (w.offset == r.offset && w.size == r.size)
+      if (fits(w.offset, w.size))
         names.push_back(w.name);
   std::string s;
   for (const std::string &n : names)
@@ -87,6 +95,8 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
     KernelCensus kc;
     kc.name = k.name;
     kc.numBindings = k.numBindings;
+    for (BindingKind kind : k.bindingKinds)
+      kc.texelBindings += kind == BindingKind::TexelBufferRgba32f;
     kc.workgroupSize = k.workgroupSize;
     kc.spirvBytes = k.spirv.size() * sizeof(uint32_t);
     c.kernels.push_back(std::move(kc));
@@ -213,12 +223,14 @@ Result<std::string> formatEntryGraph(const ModuleDesc &desc,
       const BufferRangeDesc &r = d.bindings[b];
       bool writes =
           std::find(d.writes.begin(), d.writes.end(), b) != d.writes.end();
-      body += std::string(b ? ", " : " ") + (writes ? "write" : "read") + " b" +
-              std::to_string(r.buffer) + ":" +
+      bool texel = bindingKindOf(desc.kernels[d.kernel], b) ==
+                   BindingKind::TexelBufferRgba32f;
+      body += std::string(b ? ", " : " ") + (writes ? "write" : "read") +
+              (texel ? " texel" : "") + " b" + std::to_string(r.buffer) + ":" +
               bufferKindName(desc.buffers[r.buffer].kind) + "[" +
               std::to_string(r.offset) + "," +
               std::to_string(r.offset + r.size) + ")" +
-              shapeOf(desc.kernels[d.kernel], b) + namesAt(desc, e, r) +
+              shapeOf(desc.kernels[d.kernel], b) + namesAt(desc, e, r, texel) +
               (writes ? "" : producerOf(r));
     }
     for (uint32_t w : d.writes)

@@ -2,6 +2,8 @@
 
 #include "device_impl.h"
 
+#include "cpu_threads.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -317,6 +319,18 @@ void fillLimits(Device::Impl &impl, uint32_t instanceVersion) {
   d.maxStorageBufferRange = l.maxStorageBufferRange;
   d.maxStorageBuffersPerSet = std::min(l.maxPerStageDescriptorStorageBuffers,
                                        l.maxDescriptorSetStorageBuffers);
+  d.minTexelBufferOffsetAlignment = l.minTexelBufferOffsetAlignment;
+  d.maxTexelBufferElements = l.maxTexelBufferElements;
+  d.maxStorageImagesPerSet = std::min(l.maxPerStageDescriptorStorageImages,
+                                      l.maxDescriptorSetStorageImages);
+  // Asked once per device, so that loading a module with texel bindings
+  // needs no Vulkan call to know it can create their views.
+  VkFormatProperties rgba32f{};
+  vkGetPhysicalDeviceFormatProperties(impl.physical,
+                                      VK_FORMAT_R32G32B32A32_SFLOAT, &rgba32f);
+  d.rgba32fStorageTexelBuffer =
+      (rgba32f.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) !=
+      0;
   uint64_t largestHeap = 0;
   for (uint32_t i = 0; i < impl.memory.memoryHeapCount; ++i)
     largestHeap = std::max(largestHeap, impl.memory.memoryHeaps[i].size);
@@ -497,7 +511,14 @@ Device::Device(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Device::~Device() = default;
 
 Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
+  Result<CpuThreadsSetting> cpuThreads = chooseCpuThreads(options);
+  if (cpuThreads.isError())
+    return cpuThreads.status();
+  // Covers every call that may create llvmpipe's screen: the instance, its
+  // physical devices and the logical device; on every return path.
+  ScopedCpuThreadsEnv cpuThreadsEnv(cpuThreads.value());
   auto impl = std::make_unique<Impl>();
+  impl->cpuThreads = cpuThreads.value();
   impl->validation = options.validation || validationRequestedByEnv();
   impl->printMessages = options.printValidationMessages;
   impl->onMessage = options.onValidationMessage;
@@ -547,6 +568,10 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
 const DeviceInfo &Device::info() const { return impl_->info; }
 
 const DeviceLimits &Device::limits() const { return impl_->limits; }
+
+const CpuThreadsSetting &Device::cpuThreadsSetting() const {
+  return impl_->cpuThreads;
+}
 
 bool Device::validationEnabled() const { return impl_->validation; }
 

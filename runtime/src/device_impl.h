@@ -87,6 +87,8 @@ struct Device::Impl {
   DeviceInfo info;
   /// Limits modules are checked against.
   DeviceLimits limits;
+  /// The llvmpipe thread count the instance was created with.
+  CpuThreadsSetting cpuThreads;
   /// Whether validation is on.
   bool validation = false;
   /// Whether to print validation messages to stderr.

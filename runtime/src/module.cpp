@@ -179,6 +179,8 @@ Module::Impl::~Impl() {
       vkDestroyQueryPool(dev.device, e.queries, nullptr);
   if (descriptorPool)
     vkDestroyDescriptorPool(dev.device, descriptorPool, nullptr);
+  for (VkBufferView view : bufferViews)
+    vkDestroyBufferView(dev.device, view, nullptr);
   if (commandPool)
     vkDestroyCommandPool(dev.device, commandPool, nullptr);
   if (fence)

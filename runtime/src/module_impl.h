@@ -133,6 +133,9 @@ struct Module::Impl {
   std::vector<KernelPipeline> pipelines;
   /// Pool of every entry's descriptor sets.
   VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+  /// One RGBA32F view per texel binding of every dispatch, which its
+  /// descriptor set points at; destroyed by ~Impl, before the buffers.
+  std::vector<VkBufferView> bufferViews;
   /// Pool of every command buffer of the module.
   VkCommandPool commandPool = VK_NULL_HANDLE;
   /// Command buffer for uploads and read-backs outside replays.
@@ -162,8 +165,9 @@ struct Module::Impl {
   std::optional<TimestampSupport> timestamps;
 };
 
-/// Creates the descriptor pool and every entry's descriptor sets, pointing
-/// at the buffer ranges of each dispatch (recording.cpp).
+/// Creates the descriptor pool, every entry's descriptor sets, pointing at
+/// the buffer ranges of each dispatch, and a buffer view for each texel
+/// binding (recording.cpp).
 Status createDescriptorSets(Module::Impl &m);
 
 /// Records entry `e`'s replay into `cmd` (e.cmd or e.profiledCmd) from its

@@ -6,6 +6,12 @@
 
 namespace capture::rt {
 
+VkDescriptorType descriptorTypeOf(BindingKind kind) {
+  return kind == BindingKind::TexelBufferRgba32f
+             ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+             : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
 Result<KernelPipeline> KernelPipeline::create(Device::Impl &device,
                                               const KernelDesc &kernel) {
   KernelPipeline p;
@@ -25,7 +31,7 @@ Result<KernelPipeline> KernelPipeline::create(Device::Impl &device,
   for (uint32_t i = 0; i < kernel.numBindings; ++i) {
     bindings[i] = {};
     bindings[i].binding = i;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i].descriptorType = descriptorTypeOf(bindingKindOf(kernel, i));
     bindings[i].descriptorCount = 1;
     bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }

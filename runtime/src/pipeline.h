@@ -7,8 +7,12 @@
 
 namespace capture::rt {
 
+/// The descriptor type of a binding of kind `kind` (verified).
+VkDescriptorType descriptorTypeOf(BindingKind kind);
+
 /// A kernel's shader module, descriptor set layout (set 0: numBindings
-/// storage buffers), pipeline layout and compute pipeline. Move-only.
+/// storage buffers or storage texel buffers, as KernelDesc::bindingKinds
+/// says), pipeline layout and compute pipeline. Move-only.
 class KernelPipeline {
 public:
   /// Creates the Vulkan objects of `kernel` (already verified).

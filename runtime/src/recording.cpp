@@ -47,29 +47,38 @@ void copy(VkCommandBuffer cmd, VkBuffer src, uint64_t srcOffset, VkBuffer dst,
 } // namespace
 
 Status createDescriptorSets(Module::Impl &m) {
-  uint32_t sets = 0, descriptors = 0;
+  uint32_t sets = 0, storage = 0, texel = 0;
   for (const EntryDesc &e : m.desc.entries)
-    for (const CommandDesc &c : e.commands)
-      if (c.kind == CommandDesc::Kind::Dispatch &&
-          !c.dispatch.bindings.empty()) {
-        ++sets;
-        descriptors += static_cast<uint32_t>(c.dispatch.bindings.size());
-      }
+    for (const CommandDesc &c : e.commands) {
+      if (c.kind != CommandDesc::Kind::Dispatch || c.dispatch.bindings.empty())
+        continue;
+      ++sets;
+      const KernelDesc &k = m.desc.kernels[c.dispatch.kernel];
+      for (size_t b = 0; b < c.dispatch.bindings.size(); ++b)
+        ++(bindingKindOf(k, b) == BindingKind::TexelBufferRgba32f ? texel
+                                                                  : storage);
+    }
   for (EntryState &e : m.entries)
     e.sets.assign(m.desc.entries[e.index].commands.size(), VK_NULL_HANDLE);
   if (sets == 0)
     return Status::ok();
 
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptors};
+  // A pool size of 0 descriptors is invalid: list only the types used.
+  std::vector<VkDescriptorPoolSize> sizes;
+  if (storage)
+    sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage});
+  if (texel)
+    sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, texel});
   VkDescriptorPoolCreateInfo poolInfo{};
   poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
   poolInfo.maxSets = sets;
-  poolInfo.poolSizeCount = 1;
-  poolInfo.pPoolSizes = &size;
+  poolInfo.poolSizeCount = static_cast<uint32_t>(sizes.size());
+  poolInfo.pPoolSizes = sizes.data();
   CAPTURE_RT_RETURN_IF_ERROR(vkCheck(
       vkCreateDescriptorPool(m.dev.device, &poolInfo, nullptr,
                              &m.descriptorPool),
       "vkCreateDescriptorPool", std::to_string(sets) + " descriptor sets"));
+  m.bufferViews.reserve(texel);
 
   for (EntryState &state : m.entries) {
     const EntryDesc &entry = m.desc.entries[state.index];
@@ -78,9 +87,9 @@ Status createDescriptorSets(Module::Impl &m) {
       if (c.kind != CommandDesc::Kind::Dispatch || c.dispatch.bindings.empty())
         continue;
       const DispatchDesc &d = c.dispatch;
+      const KernelDesc &kernel = m.desc.kernels[d.kernel];
       std::string what = "dispatch " + std::to_string(i) + " of entry '" +
-                         entry.name + "' (kernel '" +
-                         m.desc.kernels[d.kernel].name + "')";
+                         entry.name + "' (kernel '" + kernel.name + "')";
       VkDescriptorSetLayout layout = m.pipelines[d.kernel].setLayout();
       VkDescriptorSetAllocateInfo alloc{};
       alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
@@ -91,17 +100,38 @@ Status createDescriptorSets(Module::Impl &m) {
           vkAllocateDescriptorSets(m.dev.device, &alloc, &state.sets[i]),
           "vkAllocateDescriptorSets", what));
       std::vector<VkDescriptorBufferInfo> infos(d.bindings.size());
+      std::vector<VkBufferView> views(d.bindings.size(), VK_NULL_HANDLE);
       std::vector<VkWriteDescriptorSet> writes(d.bindings.size());
       for (size_t b = 0; b < d.bindings.size(); ++b) {
         const BufferRangeDesc &r = d.bindings[b];
-        infos[b] = {m.buffers[r.buffer]->handle(), r.offset, r.size};
+        BindingKind kind = bindingKindOf(kernel, b);
         writes[b] = {};
         writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         writes[b].dstSet = state.sets[i];
         writes[b].dstBinding = static_cast<uint32_t>(b);
         writes[b].descriptorCount = 1;
-        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[b].pBufferInfo = &infos[b];
+        writes[b].descriptorType = descriptorTypeOf(kind);
+        if (kind == BindingKind::StorageBuffer) {
+          infos[b] = {m.buffers[r.buffer]->handle(), r.offset, r.size};
+          writes[b].pBufferInfo = &infos[b];
+          continue;
+        }
+        // Offset, size and the format's support were checked at load
+        // (verifyModuleDesc, verifyForDevice).
+        VkBufferViewCreateInfo viewInfo{};
+        viewInfo.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO;
+        viewInfo.buffer = m.buffers[r.buffer]->handle();
+        viewInfo.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+        viewInfo.offset = r.offset;
+        viewInfo.range = r.size;
+        CAPTURE_RT_RETURN_IF_ERROR(vkCheckHandle(
+            vkCreateBufferView(m.dev.device, &viewInfo, nullptr, &views[b]),
+            views[b], "vkCreateBufferView",
+            "binding " + std::to_string(b) + " of " + what));
+        // Owned by the module from here, so that ~Impl frees it also when
+        // a later step of the load fails.
+        m.bufferViews.push_back(views[b]);
+        writes[b].pTexelBufferView = &views[b];
       }
       vkUpdateDescriptorSets(m.dev.device, static_cast<uint32_t>(writes.size()),
                              writes.data(), 0, nullptr);

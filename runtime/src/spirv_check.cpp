@@ -16,6 +16,15 @@ namespace {
 constexpr uint32_t kOpEntryPoint = 15;
 constexpr uint32_t kOpExecutionMode = 16;
 constexpr uint32_t kOpDecorate = 71;
+constexpr uint32_t kOpTypeImage = 25;
+constexpr uint32_t kOpTypePointer = 32;
+constexpr uint32_t kOpVariable = 59;
+constexpr uint32_t kStorageClassUniformConstant = 0;
+constexpr uint32_t kStorageClassUniform = 2;
+constexpr uint32_t kStorageClassStorageBuffer = 12;
+constexpr uint32_t kDimBuffer = 5;
+constexpr uint32_t kImageSampledStorage = 2;
+constexpr uint32_t kImageFormatRgba32f = 1;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBinding = 33;
@@ -117,6 +126,12 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
   std::map<uint32_t, std::vector<uint32_t>> localSizes;
   // (descriptor set, binding) per decorated id.
   std::map<uint32_t, std::pair<int64_t, int64_t>> resources;
+  // What a resource is, to match it with its binding kind: the storage
+  // class of each variable's pointer type and whether its pointee is an
+  // RGBA32F storage texel buffer image.
+  std::map<uint32_t, uint32_t> variableTypes;                 // var -> ptr
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> pointers; // ptr -> (sc, T)
+  std::map<uint32_t, bool> images; // image type -> is a Buffer/2/Rgba32f one
 
   for (size_t pos = kHeaderWords; pos < words.size();) {
     uint32_t count = words[pos] >> 16, opcode = words[pos] & 0xffff;
@@ -147,6 +162,14 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
                              std::to_string(count - 3) + " sizes, expected 3");
       localSizes[words[pos + 1]] = {words[pos + 3], words[pos + 4],
                                     words[pos + 5]};
+    } else if (opcode == kOpTypeImage && count >= 9) {
+      images[words[pos + 1]] = words[pos + 3] == kDimBuffer &&
+                               words[pos + 7] == kImageSampledStorage &&
+                               words[pos + 8] == kImageFormatRgba32f;
+    } else if (opcode == kOpTypePointer && count == 4) {
+      pointers[words[pos + 1]] = {words[pos + 2], words[pos + 3]};
+    } else if (opcode == kOpVariable && count >= 4) {
+      variableTypes[words[pos + 2]] = words[pos + 1];
     } else if (opcode == kOpDecorate && count >= 4) {
       uint32_t target = words[pos + 1], decoration = words[pos + 2];
       auto it = resources.try_emplace(target, -1, -1).first;
@@ -191,6 +214,38 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
           std::to_string(binding) + ", but the kernel declares " +
           std::to_string(kernel.numBindings) + " bindings (0.." +
           std::to_string(static_cast<int64_t>(kernel.numBindings) - 1) + ")");
+    // A descriptor of another type than the shader declares is undefined
+    // behaviour the validator cannot see (it does not know the layout).
+    auto var = variableTypes.find(id);
+    auto ptr = var == variableTypes.end() ? pointers.end()
+                                          : pointers.find(var->second);
+    if (ptr == pointers.end())
+      continue;
+    auto [storageClass, pointee] = ptr->second;
+    auto image = images.find(pointee);
+    bool texel = storageClass == kStorageClassUniformConstant &&
+                 image != images.end() && image->second;
+    bool buffer = storageClass == kStorageClassStorageBuffer ||
+                  storageClass == kStorageClassUniform;
+    BindingKind kind = bindingKindOf(kernel, static_cast<size_t>(binding));
+    if (kind == BindingKind::TexelBufferRgba32f && !texel)
+      return Status::error(
+          where + "SPIR-V resource %" + std::to_string(id) + " at binding " +
+          std::to_string(binding) +
+          " is not an RGBA32F storage texel buffer (a UniformConstant "
+          "OpTypeImage of Dim Buffer, Sampled 2, format Rgba32f), but "
+          "binding_kinds says TexelBufferRgba32f");
+    if (kind == BindingKind::StorageBuffer && !buffer)
+      return Status::error(
+          where + "SPIR-V resource %" + std::to_string(id) + " at binding " +
+          std::to_string(binding) + " is " +
+          (texel ? std::string("an RGBA32F storage texel buffer")
+                 : "not a buffer (storage class " +
+                       std::to_string(storageClass) + ")") +
+          ", but binding_kinds says StorageBuffer" +
+          (kernel.bindingKinds.empty() ? " (it is absent: every binding is "
+                                         "a storage buffer)"
+                                       : ""));
   }
 #ifdef CAPTURE_RT_HAVE_SPIRV_TOOLS
   return validateWithSpirvTools(words, vulkanApiVersion, where);

@@ -4,7 +4,9 @@
 // otherwise reach the driver as garbage or contradict the module file: bad
 // magic/version, instructions overrunning the module, a missing GLCompute
 // entry point, a LocalSize different from the kernel's workgroup_size,
-// descriptor bindings outside set 0 / 0..num_bindings-1.
+// descriptor bindings outside set 0 / 0..num_bindings-1, a binding variable
+// that is not what its binding kind says (a storage buffer, or an RGBA32F
+// storage texel buffer image).
 //
 // With -DCAPTURE_RT_WITH_SPIRV_TOOLS=ON (off by default, to keep the runtime
 // dependent on Vulkan and FlatBuffers only), also the full SPIRV-Tools

@@ -107,24 +107,24 @@ TEST(Capmod, WrongFileIdentifier) {
 
 TEST(Capmod, OtherFormatVersion) {
   ModuleDesc desc = makeTestModule();
-  for (uint32_t version : {1u, 3u}) {
+  for (uint32_t version : {1u, 2u, 4u}) {
     desc.formatVersion = version;
     EXPECT_THAT(readError(desc),
                 AllOf(HasSubstr("format_version " + std::to_string(version)),
-                      HasSubstr("reads format_version 2")));
+                      HasSubstr("reads format_version 3")));
   }
 }
 
 TEST(Capmod, OtherFormatVersionWithIncompatibleContent) {
-  // A version-3 file whose tables do not verify against the version-2
+  // A version-4 file whose tables do not verify against the version-3
   // schema is still reported as a version mismatch.
   ModuleDesc desc = makeTestModule();
-  desc.formatVersion = 3;
+  desc.formatVersion = 4;
   std::vector<uint8_t> bytes = writeCapmod(desc);
   bytes.resize(bytes.size() - 64);
   Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
   ASSERT_TRUE(r.isError());
-  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version 3"));
+  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version 4"));
 }
 
 TEST(Capmod, RandomCorruptionNeverCrashes) {

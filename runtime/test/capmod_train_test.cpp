@@ -70,7 +70,7 @@ TEST(CapmodTrain, FormatVersion1IsRejected) {
   ModuleDesc desc = makeTrainModule(true);
   desc.formatVersion = 1;
   EXPECT_THAT(readError(desc), AllOf(HasSubstr("unsupported format_version 1"),
-                                     HasSubstr("reads format_version 2")));
+                                     HasSubstr("reads format_version 3")));
 }
 
 TEST(CapmodTrain, KindAndTrainTableAgree) {

@@ -13,12 +13,15 @@
 //   adamw.npy      a value for train's runtime-filled input (refused)
 //   hazard.capmod  test.capmod without predict's barrier: the verifier
 //                  refuses it (capture-run --info still describes it)
+//   texel.capmod   the texel-binding module of texel_module.h (entry
+//                  predict); texel_x.npy its input x
 //
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/npy.h"
 #include "test_util.h"
+#include "texel_module.h"
 #include "train_module.h"
 
 #include <cstdio>
@@ -74,6 +77,9 @@ int main(int argc, char **argv) {
       writeNpyFile(dir + "/tx_inf.npy", HostTensor::f32({16}, infX)),
       writeNpyFile(dir + "/adamw.npy",
                    HostTensor::f32({7}, std::vector<float>(7, 0.5f))),
+      writeCapmodFile(dir + "/texel.capmod", test::makeTexelModule()),
+      writeNpyFile(dir + "/texel_x.npy",
+                   HostTensor::f32({6}, test::texelInputX())),
   };
   for (const Status &s : results) {
     if (s.isError()) {

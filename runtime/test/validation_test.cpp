@@ -15,6 +15,7 @@
 #include "capture/rt/module.h"
 #include "test_env.h"
 #include "test_util.h"
+#include "texel_module.h"
 #include "train_module.h"
 
 // Internal headers, to provoke messages with raw Vulkan calls.
@@ -234,6 +235,53 @@ TEST(Validation, EagerAndProfiledRunsAreClean) {
     }
     EXPECT_EQ(device.value()->validationMessageCount(), 0u) << collector.all();
   }
+  EXPECT_EQ(collector.count(), 0u) << collector.all();
+}
+
+TEST(Validation, TexelBindingsAreClean) {
+  SKIP_WITHOUT_LAYER();
+  Collector collector;
+  {
+    Result<std::shared_ptr<Device>> device =
+        Device::create(collector.options(true));
+    ASSERT_TRUE(device.isOk()) << device.message();
+    {
+      // Buffer views over a tensor of 6 floats (two texels, the last half
+      // padding) and at a non-zero offset; replays, eager and profiled
+      // runs; a second module binding the first one's Weights buffer.
+      std::vector<uint8_t> bytes = writeCapmod(makeTexelModule());
+      Result<std::unique_ptr<Module>> m =
+          Module::loadBytes(device.value(), bytes.data(), bytes.size());
+      ASSERT_TRUE(m.isOk()) << m.message();
+      LoadOptions share;
+      share.shareWeightsWith = m.value().get();
+      Result<std::unique_ptr<Module>> shared =
+          Module::loadBytes(device.value(), bytes.data(), bytes.size(), share);
+      ASSERT_TRUE(shared.isOk()) << shared.message();
+      std::vector<NamedTensor> inputs = {
+          {"x", HostTensor::f32({6}, texelInputX())}};
+      Profile profile;
+      RunOptions eager, profiled;
+      eager.eager = true;
+      profiled.profile = &profile;
+      for (const RunOptions &o : {RunOptions(), eager, profiled, RunOptions()})
+        for (Module *module : {m.value().get(), shared.value().get()}) {
+          Result<std::vector<NamedTensor>> out =
+              module->run("predict", inputs, o);
+          ASSERT_TRUE(out.isOk()) << out.message();
+          EXPECT_THAT(out.value()[0].tensor.asF32(),
+                      ::testing::ElementsAreArray(doubled(texelInputX())));
+          EXPECT_THAT(out.value()[1].tensor.asF32(),
+                      ::testing::ElementsAreArray(doubled(texelWeights())));
+        }
+      ASSERT_TRUE(m.value()
+                      ->setParam("w", HostTensor::f32({5}, {1, 2, 3, 4, 5}))
+                      .isOk());
+      ASSERT_TRUE(shared.value()->run("predict", inputs).isOk());
+    }
+    EXPECT_EQ(device.value()->validationMessageCount(), 0u) << collector.all();
+  }
+  // Views not destroyed with their module are reported here.
   EXPECT_EQ(collector.count(), 0u) << collector.all();
 }
 

@@ -14,3 +14,9 @@ ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout =
   %o = ag.pack_outputs : -> tensor<16xi8>
   ag.return %o : tensor<16xi8>
 }
+
+// -----
+
+// expected-error @+1 {{'ag.target' must be an #ag.target<...> attribute, got "lavapipe"}}
+module attributes {ag.target = "lavapipe"} {
+}

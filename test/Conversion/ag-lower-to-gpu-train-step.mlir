@@ -27,7 +27,7 @@
 // CHECK-DAG: %[[OPT:.*]] = memref.get_global @__ag_optimizer
 // CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
 // CHECK: %[[GW:.*]] = memref.view %[[OPT]][%c256][] : memref<1328xi8> to memref<3x4xf32>
-// CHECK: gpu.launch_func @matmul_{{[0-9]+}}::@matmul_{{[0-9]+}} {{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2x4xf32>, %[[GW]] : memref<3x4xf32>)
+// CHECK: gpu.launch_func @matmul_{{[0-9]+}}::@matmul_{{[0-9]+}} {{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xvector<4xf32>>, %[[GW]] : memref<3x4xf32>)
 // CHECK: %[[GE:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<5x3xf32>
 // CHECK: gpu.launch_func @scatter_add_rows_{{[0-9]+}}::{{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xi32>, %[[GE]] : memref<5x3xf32>)
 // The norm reads the flat gradients where they were computed.

@@ -22,7 +22,7 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
   ag.return %4, %x : tensor<2x8xf32>, tensor<2x4xf32>
 }
 
-// CHECK: module attributes {ag.binding_alignment = 256 : i64, gpu.container_module, spirv.target_env =
+// CHECK: module attributes {ag.binding_alignment = 256 : i64, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 134217728>, gpu.container_module, spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, ImageBuffer, SampledBuffer]
 // CHECK-DAG: memref.global "private" @__ag_weights : memref<288xi8> = uninitialized
 // CHECK-DAG: memref.global "private" constant @__ag_constants : memref<32xi8> = dense<[0, 0, 0, 64,
 // CHECK-DAG: ag.weight @w trainable : tensor<4x8xf32> {{.*}}{ag.offset = 0 : i64}
@@ -41,10 +41,12 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK-DAG: %[[CST:.*]] = memref.get_global @__ag_constants
 // CHECK-DAG: %[[SCR:.*]] = memref.get_global @__ag_scratch_mlp
 // CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
-// CHECK: %[[X:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2x4xf32>
-// CHECK: %[[W:.*]] = memref.view %[[WTS]][%[[C0]]][] : memref<288xi8> to memref<4x8xf32>
+// The matmul template binds x and w as vec4 elements along their
+// contiguous dimensions (K = 4 for x, N = 8 for w).
+// CHECK: %[[XV:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2xvector<4xf32>>
+// CHECK: %[[W:.*]] = memref.view %[[WTS]][%[[C0]]][] : memref<288xi8> to memref<8xvector<4xf32>>
 // CHECK: %[[T0:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<2x8xf32>
-// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[X]] : memref<2x4xf32>, %[[W]] : memref<4x8xf32>, %[[T0]] : memref<2x8xf32>)
+// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[XV]] : memref<2xvector<4xf32>>, %[[W]] : memref<8xvector<4xf32>>, %[[T0]] : memref<2x8xf32>)
 // CHECK: %[[B:.*]] = memref.view %[[WTS]][%[[C256]]][] : memref<288xi8> to memref<8xf32>
 // CHECK: %[[T1:.*]] = memref.view %[[SCR]][%[[C256]]][] : memref<320xi8> to memref<2x8xf32>
 // CHECK: gpu.launch_func @add_{{[0-9]+}}::@add_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[B]] : memref<8xf32>, %[[T1]] : memref<2x8xf32>)
@@ -56,19 +58,25 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK: %[[Y:.*]] = memref.view %[[OUT]][%[[C0]]][] : memref<288xi8> to memref<2x8xf32>
 // CHECK: gpu.launch_func @relu_{{[0-9]+}}::@relu_{{[0-9]+}} {{.*}} args(%[[T1]] : memref<2x8xf32>, %[[Y]] : memref<2x8xf32>)
 // An input returned as an output is copied.
+// CHECK: %[[X:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2x4xf32>
 // CHECK: %[[XIN:.*]] = memref.view %[[OUT]][%[[C256]]][] : memref<288xi8> to memref<2x4xf32>
 // CHECK: gpu.launch_func @copy_{{[0-9]+}}::@copy_{{[0-9]+}} {{.*}} args(%[[X]] : memref<2x4xf32>, %[[XIN]] : memref<2x4xf32>)
 // CHECK: return
 
-// The kernels: one gpu.module each, a grid-stride loop over the outputs.
+// The kernels: one gpu.module each, a grid-stride loop over work items.
+// The matmul's work item is a 4x4 tile of the result (1 x 2 tiles here);
+// K = 4 is one block: A's row is one vector load, B's 4 rows four.
 // CHECK: gpu.module @[[MM]]
-// CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2x4xf32>, %[[BB:.*]]: memref<4x8xf32>, %[[R:.*]]: memref<2x8xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c16 step
-// CHECK: scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
-// CHECK: memref.load %[[A]]
-// CHECK: memref.load %[[BB]]
+// CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2xvector<4xf32>>, %[[BB:.*]]: memref<8xvector<4xf32>>, %[[R:.*]]: memref<2x8xf32>) kernel attributes {ag.binding_shapes = [array<i64: 2, 4>, array<i64: 4, 8>, array<i64: 2, 8>], spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c2 step
+// CHECK: %[[TILECOL:.*]] = arith.remui %[[I]], %c2
+// CHECK: %[[A0:.*]] = memref.load %[[A]][%{{.*}}] : memref<2xvector<4xf32>>
+// CHECK: vector.extract %[[A0]][0] : f32 from vector<4xf32>
+// CHECK: memref.load %[[BB]][%[[TILECOL]]] : memref<8xvector<4xf32>>
+// CHECK: %[[ROW1:.*]] = arith.addi %[[TILECOL]], %c2
+// CHECK: memref.load %[[BB]][%[[ROW1]]] : memref<8xvector<4xf32>>
 // CHECK: arith.mulf
-// CHECK: arith.addf %[[ACC]]
+// CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %[[R]]
 // CHECK: gpu.module @add_
 // CHECK: gpu.module @mul_

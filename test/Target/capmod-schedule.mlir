@@ -1,4 +1,4 @@
-// RUN: capture-aot %s -o %t.capmod --print-module | FileCheck %s
+// RUN: capture-aot %s -o %t.capmod --fuse=false --print-module | FileCheck %s
 
 // The module writer puts a barrier exactly where a dispatch depends on an
 // earlier one since the last barrier: read after write, write after read (a

@@ -1,10 +1,18 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: capture-aot %s -o %t/m.capmod --dump-spirv %t/spv
+// RUN: capture-aot %s -o %t/m.capmod --fuse=false --dump-spirv %t/spv
 // RUN: ls %t/spv | FileCheck %s --check-prefix=KERNELS
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 $f || exit 1; done
 // RUN: test -s %t/m.capmod
+// RUN: capture-aot %s -o %t/fused.capmod --dump-spirv %t/fused
+// RUN: ls %t/fused | FileCheck %s --check-prefix=FUSED
+// RUN: for f in %t/fused/*.spv; do spirv-val --target-env vulkan1.1 $f || exit 1; done
 
-// Every kind of kernel the lowering emits passes spirv-val for Vulkan 1.1.
+// Every kind of kernel the lowering emits passes spirv-val for Vulkan 1.1:
+// one kernel per op without fusion, and the elementwise region template
+// (named after the ops it fused) with it.
+
+// FUSED: {{^}}add_sub_mul_plus9_{{[0-9]+}}.spv
+// FUSED-NOT: {{^}}tanh_
 
 // KERNELS-DAG: {{^}}add_{{[0-9]+}}.spv
 // KERNELS-DAG: {{^}}sub_{{[0-9]+}}.spv

@@ -37,6 +37,16 @@ static cl::opt<int64_t> alignment("alignment",
 static cl::opt<unsigned> workgroupSize("workgroup-size",
                                        cl::desc("Invocations per workgroup"),
                                        cl::init(64));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Device preset the kernels are shaped for: lavapipe "
+                    "(CPU Vulkan: texel-buffer reads; the default) or gpu"),
+           cl::init("lavapipe"));
+static cl::opt<bool>
+    fuse("fuse",
+         cl::desc("Group elementwise chains into dispatch regions, one "
+                  "kernel each (default on; --fuse=false: one kernel per op)"),
+         cl::init(true));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -71,6 +81,8 @@ int main(int argc, char **argv) {
   capture::PipelineOptions options;
   options.alignment = alignment;
   options.workgroupSize = workgroupSize;
+  options.target = target;
+  options.fuse = fuse;
   capture::buildCapturePipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -2,14 +2,16 @@
 //
 // capture-run FILE.capmod --entry NAME [--input name=file.npy]...
 //     [--param name=file.npy]... [--output-dir DIR] [--device SEL]
-//     [--probe NAME]... [--save-params DIR] [--eager] [--profile] [--json]
+//     [--cpu-threads N] [--probe NAME]... [--save-params DIR] [--eager]
+//     [--profile] [--json]
 //     forward entries:  [--repeat N]
 //     training entries: [--steps N] [--keep-going] [--lr-at K=VALUE]...
 //                       [--max-grad-norm-at K=VALUE]...
 //                       [--input-at K:NAME=FILE.npy]... [--dump-state DIR]
 // capture-run FILE.capmod --info [--json] [--graph] [--entry NAME]
 //
-// Prints the device, for a training entry one line per step
+// Prints the device (and llvmpipe's thread count on the CPU device), for a
+// training entry one line per step
 // ("step K: loss=... grad_norm=..." or "step K: update not applied: ..."),
 // each output and probe (first 8 values), the number of recorded command
 // buffers and the host wall-clock time per call (with --profile, the
@@ -86,6 +88,7 @@ int replayForward(const Options &opts, Module &module,
 int replay(const Options &opts, uint64_t &validationMessages) {
   DeviceOptions deviceOptions;
   deviceOptions.selector = opts.device;
+  deviceOptions.cpuThreads = opts.cpuThreads;
   deviceOptions.onValidationMessage = [&](const std::string &) {
     ++validationMessages;
   };
@@ -94,6 +97,10 @@ int replay(const Options &opts, uint64_t &validationMessages) {
     return runtimeError(device.message());
   if (!opts.json) {
     std::printf("device: %s\n", describeDevice(device.value()->info()).c_str());
+    // Only llvmpipe reads the setting.
+    if (device.value()->info().type == DeviceType::Cpu)
+      std::printf("llvmpipe threads: %s\n",
+                  describeCpuThreads(*device.value()).c_str());
     std::fflush(stdout);
   }
 

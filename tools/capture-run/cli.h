@@ -67,6 +67,8 @@ struct Options {
   std::optional<uint64_t> repeat;
   /// --device; empty when not given.
   std::string device;
+  /// --cpu-threads: llvmpipe's thread count (DeviceOptions::cpuThreads).
+  std::optional<int> cpuThreads;
   /// --probe, in order.
   std::vector<std::string> probes;
   /// --steps (training entries).
@@ -153,6 +155,14 @@ int usageError(const std::string &message);
 
 /// Prints "capture-run: error: MESSAGE"; returns 1.
 int runtimeError(const std::string &message);
+
+/// "0 (Capture default; set LP_NUM_THREADS or --cpu-threads to change)":
+/// the llvmpipe thread count of `device`, in capture-run's words (report.cpp).
+std::string describeCpuThreads(const rt::Device &device);
+
+/// "environment", "option" or "default": where the llvmpipe thread count
+/// came from, for --json (report.cpp).
+const char *cpuThreadsSourceKey(const rt::CpuThreadsSetting &setting);
 
 /// Prints "KIND NAME [shape]: v0 v1 ..." with at most 8 values.
 void printTensor(const char *kind, const std::string &name,

@@ -57,17 +57,30 @@ void printCensus(const Options &opts, const ModuleCensus &c,
               "%u bytes\n",
               c.producer.c_str(), c.formatVersion,
               apiVersion(c.vulkanApiVersion).c_str(), c.bindingAlignment);
-  int width = 4; // "name"
-  for (const KernelCensus &k : c.kernels)
+  int width = 4;         // "name"
+  int bindingsWidth = 8; // "bindings"
+  std::vector<std::string> bindings;
+  for (const KernelCensus &k : c.kernels) {
     width = std::max(width, static_cast<int>(k.name.size()));
+    // "3", or "3 (1 texel)" when some are TexelBufferRgba32f bindings.
+    bindings.push_back(std::to_string(k.numBindings) +
+                       (k.texelBindings
+                            ? " (" + std::to_string(k.texelBindings) + " texel)"
+                            : ""));
+    bindingsWidth =
+        std::max(bindingsWidth, static_cast<int>(bindings.back().size()));
+  }
   std::printf("kernels: %zu\n", c.kernels.size());
-  std::printf("  %-*s  %8s  %12s  %12s  %10s\n", width, "name", "bindings",
-              "workgroup", "SPIR-V bytes", "dispatches");
-  for (const KernelCensus &k : c.kernels)
-    std::printf("  %-*s  %8u  %12s  %12llu  %10llu\n", width, k.name.c_str(),
-                k.numBindings, joinSizes(k.workgroupSize).c_str(),
+  std::printf("  %-*s  %*s  %12s  %12s  %10s\n", width, "name", bindingsWidth,
+              "bindings", "workgroup", "SPIR-V bytes", "dispatches");
+  for (size_t i = 0; i < c.kernels.size(); ++i) {
+    const KernelCensus &k = c.kernels[i];
+    std::printf("  %-*s  %*s  %12s  %12llu  %10llu\n", width, k.name.c_str(),
+                bindingsWidth, bindings[i].c_str(),
+                joinSizes(k.workgroupSize).c_str(),
                 static_cast<unsigned long long>(k.spirvBytes),
                 static_cast<unsigned long long>(k.dispatches));
+  }
   width = 4;
   for (const EntryCensus &e : c.entries)
     width = std::max(width, static_cast<int>(e.name.size()));
@@ -138,6 +151,8 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
     json.value(k.name);
     json.key("bindings");
     json.value(static_cast<uint64_t>(k.numBindings));
+    json.key("texel_bindings");
+    json.value(static_cast<uint64_t>(k.texelBindings));
     json.key("workgroup_size");
     json.beginArray();
     for (uint32_t v : k.workgroupSize)

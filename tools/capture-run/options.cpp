@@ -25,8 +25,8 @@ namespace {
 constexpr const char *kUsage =
     "usage: capture-run FILE.capmod [--entry NAME] [--input name=file.npy]...\n"
     "                   [--param name=file.npy]... [--output-dir DIR]\n"
-    "                   [--device SEL] [--probe NAME]... [--save-params DIR]\n"
-    "                   [--eager] [--profile] [--json]\n"
+    "                   [--device SEL] [--cpu-threads N] [--probe NAME]...\n"
+    "                   [--save-params DIR] [--eager] [--profile] [--json]\n"
     "                   [--repeat N]                            (forward)\n"
     "                   [--steps N] [--keep-going] [--lr-at K=VALUE]...\n"
     "                   [--max-grad-norm-at K=VALUE]...\n"
@@ -44,6 +44,9 @@ constexpr const char *kUsage =
     "  --device SEL           device index, 'cpu', 'gpu' or part of a name\n"
     "                         (default: env CAPTURE_DEVICE, else a GPU, else\n"
     "                         lavapipe)\n"
+    "  --cpu-threads N        lavapipe's thread pool size (default 0: every\n"
+    "                         dispatch runs on the submitting thread, fastest\n"
+    "                         for small dispatches); env LP_NUM_THREADS wins\n"
     "  --probe NAME           reads probe NAME after the last replay\n"
     "  --save-params DIR      writes DIR/<weight>.npy for every weight at the\n"
     "                         end\n"
@@ -90,6 +93,21 @@ std::optional<std::string> parseCount(const char *option,
     return "option " + std::string(option) +
            " expects a count from 1 to 1000000000, got '" + value + "'";
   out = n;
+  return std::nullopt;
+}
+
+/// Parses the thread count of --cpu-threads: 0 to 1024.
+std::optional<std::string> parseThreads(const std::string &value,
+                                        std::optional<int> &out) {
+  char *end = nullptr;
+  errno = 0;
+  long n = std::strtol(value.c_str(), &end, 10);
+  if (errno || *end || !std::isdigit(static_cast<unsigned char>(value[0])) ||
+      n > 1024)
+    return "option --cpu-threads expects a thread count from 0 to 1024 (0: "
+           "every dispatch runs on the submitting thread), got '" +
+           value + "'";
+  out = static_cast<int>(n);
   return std::nullopt;
 }
 
@@ -186,6 +204,7 @@ std::optional<std::string> checkInspectOptions(const Options &opts) {
       {!opts.params.empty(), "--param"},
       {!opts.outputDir.empty(), "--output-dir"},
       {!opts.device.empty(), "--device"},
+      {opts.cpuThreads.has_value(), "--cpu-threads"},
       {!opts.probes.empty(), "--probe"},
       {!opts.saveParams.empty(), "--save-params"},
       {opts.repeat.has_value(), "--repeat"},
@@ -247,11 +266,20 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
       *sw->second = true;
       continue;
     }
-    static const char *known[] = {
-        "--entry",           "--input",    "--param",       "--output-dir",
-        "--repeat",          "--device",   "--probe",       "--steps",
-        "--lr-at",           "--input-at", "--save-params", "--dump-state",
-        "--max-grad-norm-at"};
+    static const char *known[] = {"--entry",
+                                  "--input",
+                                  "--param",
+                                  "--output-dir",
+                                  "--repeat",
+                                  "--device",
+                                  "--probe",
+                                  "--steps",
+                                  "--lr-at",
+                                  "--input-at",
+                                  "--save-params",
+                                  "--dump-state",
+                                  "--max-grad-norm-at",
+                                  "--cpu-threads"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return flag == k;
         }) == std::end(known))
@@ -282,6 +310,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
       opts.saveParams = value;
     } else if (flag == "--dump-state") {
       opts.dumpState = value;
+    } else if (flag == "--cpu-threads") {
+      error = parseThreads(value, opts.cpuThreads);
     } else if (flag == "--repeat") {
       error = parseCount("--repeat", value, opts.repeat);
     } else if (flag == "--steps") {

@@ -93,6 +93,19 @@ std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
   json.value(module.device().info().name);
   json.key("type");
   json.value(deviceTypeName(module.device().info().type));
+  if (module.device().info().type == DeviceType::Cpu) {
+    const CpuThreadsSetting &threads = module.device().cpuThreadsSetting();
+    json.key("cpu_threads");
+    json.beginObject();
+    json.key("threads");
+    if (threads.threads)
+      json.value(static_cast<uint64_t>(*threads.threads));
+    else
+      json.null();
+    json.key("source");
+    json.value(cpuThreadsSourceKey(threads));
+    json.endObject();
+  }
   json.endObject();
   json.key("module");
   json.value(opts.module);
@@ -139,6 +152,39 @@ std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
 }
 
 } // namespace
+
+std::string describeCpuThreads(const Device &device) {
+  const CpuThreadsSetting &s = device.cpuThreadsSetting();
+  std::string count = s.threads ? std::to_string(*s.threads) : "driver default";
+  switch (s.source) {
+  case CpuThreadsSource::CaptureDefault:
+    return count + " (Capture default; set LP_NUM_THREADS or --cpu-threads "
+                   "to change)";
+  case CpuThreadsSource::Options:
+    return count + " (--cpu-threads)";
+  case CpuThreadsSource::Environment:
+    break;
+  }
+  std::string why = s.threads ? "LP_NUM_THREADS from the environment"
+                              : "LP_NUM_THREADS='" + s.environmentValue +
+                                    "' from the environment, not a count";
+  if (s.overriddenOption)
+    why += ", which overrides --cpu-threads " +
+           std::to_string(*s.overriddenOption);
+  return count + " (" + why + ")";
+}
+
+const char *cpuThreadsSourceKey(const CpuThreadsSetting &setting) {
+  switch (setting.source) {
+  case CpuThreadsSource::Environment:
+    return "environment";
+  case CpuThreadsSource::Options:
+    return "option";
+  case CpuThreadsSource::CaptureDefault:
+    return "default";
+  }
+  return "default";
+}
 
 void RunRecord::addCall(double us) {
   minUs = calls == 0 ? us : std::min(minUs, us);

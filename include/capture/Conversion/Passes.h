@@ -10,6 +10,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -55,6 +56,11 @@ inline constexpr llvm::StringLiteral kTrainAttr = "ag.train";
 inline constexpr llvm::StringLiteral kEntryAttr = "ag.entry";
 inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";
 inline constexpr llvm::StringLiteral kProbesAttr = "ag.probes";
+/// Module attribute: the #ag.target the kernels are shaped for.
+inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
+/// Attribute on a gpu.func whose argument types are not its tensors' (vec4
+/// views): the tensor shape of each argument, as DenseI64ArrayAttrs.
+inline constexpr llvm::StringLiteral kBindingShapesAttr = "ag.binding_shapes";
 /// Module attribute: the binding alignment the lowering used.
 inline constexpr llvm::StringLiteral kAlignmentAttr = "ag.binding_alignment";
 

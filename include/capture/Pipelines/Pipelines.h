@@ -21,6 +21,16 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "workgroup-size",
       llvm::cl::desc("Invocations per workgroup of every kernel"),
       llvm::cl::init(64)};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Device preset the kernels are shaped for: lavapipe "
+                     "(CPU Vulkan, texel-buffer reads) or gpu"),
+      llvm::cl::init("lavapipe")};
+  Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Group elementwise chains into dispatch regions (one "
+                     "kernel each); off: one kernel per op"),
+      llvm::cl::init(true)};
 };
 
 /// The guard, the training-step passes (autodiff, param packing, clipping,

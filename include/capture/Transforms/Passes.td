@@ -103,4 +103,26 @@ def PackIO : Pass<"ag-pack-io", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def FormDispatchRegions : Pass<"ag-form-dispatch-regions", "::mlir::ModuleOp"> {
+  let summary = "Group ops into dispatch regions, one kernel each";
+  let description = [{
+    In every entry, each chain of elementwise ops becomes one
+    `ag.dispatch_region elementwise`: walking from the last op of the entry
+    back, an elementwise op starts a region and pulls in each elementwise
+    producer whose result has the region's shape (or is a single element,
+    cheap to recompute) and is used only inside the region (repeated until
+    nothing more joins); splat constants are
+    cloned in. An elementwise op with nothing to fuse gets a region of its
+    own, so every elementwise kernel comes from the one template. What does
+    not join and why (not elementwise, another shape, used outside) is
+    reported as remarks with `explain`.
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark at every producer that feeds a region without "
+           "joining it, saying why">,
+  ];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 #endif // CAPTURE_TRANSFORMS_PASSES_TD

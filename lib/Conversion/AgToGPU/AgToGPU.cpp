@@ -336,12 +336,15 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     }
     llvm_unreachable("unknown home");
   };
+  auto viewOfType = [&](Placement p, Type memrefType) -> Value {
+    Value shift = arith::ConstantIndexOp::create(b, loc, p.offset);
+    return memref::ViewOp::create(b, loc, cast<MemRefType>(memrefType),
+                                  baseOf(p.home), shift, ValueRange());
+  };
   auto viewOf = [&](Placement p, Type tensorType) -> Value {
     auto tensor = cast<RankedTensorType>(tensorType);
-    auto type = MemRefType::get(tensor.getShape(), tensor.getElementType());
-    Value shift = arith::ConstantIndexOp::create(b, loc, p.offset);
-    return memref::ViewOp::create(b, loc, type, baseOf(p.home), shift,
-                                  ValueRange());
+    return viewOfType(
+        p, MemRefType::get(tensor.getShape(), tensor.getElementType()));
   };
   auto c1 = [&]() { return arith::ConstantIndexOp::create(b, loc, 1); };
   auto launch = [&](gpu::GPUFuncOp kernel, int64_t items, ValueRange args,
@@ -406,11 +409,14 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     FailureOr<gpu::GPUFuncOp> kernel = kernels.getOrCreate(&op);
     if (failed(kernel))
       return failure();
+    // Views of the kernel's own argument types: a template may bind a
+    // tensor as vector<4xf32> elements.
     SmallVector<Value> args;
-    for (Value operand : op.getOperands())
-      args.push_back(viewOf(where.lookup(rootOf(operand)), operand.getType()));
+    ArrayRef<Type> argTypes = kernel->getArgumentTypes();
+    for (auto [operand, type] : llvm::zip(op.getOperands(), argTypes))
+      args.push_back(viewOfType(where.lookup(rootOf(operand)), type));
     Value result = op.getResult(0);
-    args.push_back(viewOf(where.lookup(result), result.getType()));
+    args.push_back(viewOfType(where.lookup(result), argTypes.back()));
     launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc());
   }
 
@@ -453,6 +459,29 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   func->setAttr(kProbesAttr, b.getArrayAttr(probes));
   entry->erase();
   return success();
+}
+
+/// The #ag.target of a preset name, or failure for an unknown name.
+static FailureOr<ag::TargetAttr> targetPreset(MLIRContext *ctx,
+                                              StringRef name) {
+  // lavapipe: llvmpipe's subgroups are its 8-lane SIMD width on AVX2, and
+  // it allows 2^27 texels per texel buffer.
+  if (name == "lavapipe")
+    return ag::TargetAttr::get(ctx, ag::ReadPath::texel, 8, 134217728);
+  // gpu: storage buffers are fast there; 32 is the smallest subgroup of
+  // the GPUs this preset is for (NVIDIA, and AMD in wave32).
+  if (name == "gpu")
+    return ag::TargetAttr::get(ctx, ag::ReadPath::ssbo, 32, 65536);
+  return failure();
+}
+
+/// " (did you mean 'X'?)" for a near miss of a preset name, else "".
+static std::string suggestTarget(StringRef name) {
+  std::string lower = name.lower();
+  for (StringRef known : {"lavapipe", "gpu"})
+    if (StringRef(lower).edit_distance(known) <= 2)
+      return (" (did you mean '" + known + "'?)").str();
+  return "";
 }
 
 void LowerToGPUPass::runOnOperation() {
@@ -550,11 +579,28 @@ void LowerToGPUPass::runOnOperation() {
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   b.getUnitAttr());
   module->setAttr(kAlignmentAttr, b.getI64IntegerAttr(alignment));
+  if (!module->hasAttr(kTargetAttr)) {
+    FailureOr<ag::TargetAttr> preset = targetPreset(ctx, target);
+    if (failed(preset)) {
+      module.emitError() << "ag-lower-to-gpu: unknown target '" << target
+                         << "': expected 'lavapipe' or 'gpu'"
+                         << suggestTarget(target);
+      return signalPassFailure();
+    }
+    module->setAttr(kTargetAttr, *preset);
+  } else if (!isa<ag::TargetAttr>(module->getAttr(kTargetAttr))) {
+    module.emitError() << "'" << kTargetAttr
+                       << "' must be an #ag.target<...> attribute, got "
+                       << module->getAttr(kTargetAttr);
+    return signalPassFailure();
+  }
   if (!module->hasAttr(spirv::getTargetEnvAttrName())) {
-    // Vulkan 1.1-era SPIR-V 1.3 with storage buffers: what every Vulkan 1.1+
-    // device (lavapipe included) accepts.
+    // Vulkan 1.1-era SPIR-V 1.3 with storage buffers and storage texel
+    // buffers: what every Vulkan 1.1+ device (lavapipe included) accepts.
     auto triple = spirv::VerCapExtAttr::get(
-        spirv::Version::V_1_3, {spirv::Capability::Shader},
+        spirv::Version::V_1_3,
+        {spirv::Capability::Shader, spirv::Capability::ImageBuffer,
+         spirv::Capability::SampledBuffer},
         {spirv::Extension::SPV_KHR_storage_buffer_storage_class}, ctx);
     module->setAttr(
         spirv::getTargetEnvAttrName(),

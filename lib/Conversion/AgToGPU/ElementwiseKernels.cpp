@@ -19,10 +19,8 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
-/// The scalar computation of an elementwise op, given its loaded operands;
-/// null for an op that is not elementwise.
-static Value emitScalar(Operation *op, OpBuilder &b, Location loc,
-                        ValueRange args) {
+Value capture::kernels::emitScalar(Operation *op, OpBuilder &b, Location loc,
+                                   ValueRange args) {
   return TypeSwitch<Operation *, Value>(op)
       .Case([&](AddOp) {
         return arith::AddFOp::create(b, loc, args[0], args[1]);
@@ -119,9 +117,7 @@ static Value emitScalar(Operation *op, OpBuilder &b, Location loc,
 }
 
 bool capture::kernels::isElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, MinimumOp, MaximumOp, NegOp, ExpOp,
-             LogOp, SqrtOp, SquareOp, ReluOp, ClampOp, BroadcastToOp, SigmoidOp,
-             TanhOp, CompareOp>(op);
+  return isElementwiseOp(op);
 }
 
 void capture::kernels::emitElementwise(Operation *op, OpBuilder &b,

@@ -42,7 +42,7 @@ bool KernelBuilder::isCompute(Operation *op) {
   return isElementwise(op) ||
          isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
              SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
-             OneHotOp, ScatterAddRowsOp>(op);
+             OneHotOp, ScatterAddRowsOp, DispatchRegionOp>(op);
 }
 
 int64_t KernelBuilder::workItems(Operation *op) {
@@ -57,6 +57,10 @@ int64_t KernelBuilder::workItems(Operation *op) {
     return rows(softmax.getNormalizedAxis());
   if (auto logSoftmax = dyn_cast<LogSoftmaxOp>(op))
     return rows(logSoftmax.getNormalizedAxis());
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    return matmulWorkItems(matmul);
+  if (auto region = dyn_cast<DispatchRegionOp>(op))
+    return elementwiseRegionWorkItems(region);
   // The scalar losses are one serial loop in one invocation.
   if (isa<CrossEntropyOp, MseOp>(op))
     return 1;
@@ -108,6 +112,11 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
 static std::string kernelKey(Operation *op) {
   std::string key;
   llvm::raw_string_ostream os(key);
+  // A region is its body: the generic form prints it without locations.
+  if (isa<DispatchRegionOp>(op)) {
+    op->print(os, OpPrintingFlags().printGenericOpForm());
+    return key;
+  }
   os << op->getName() << op->getAttrDictionary();
   for (Type t : op->getOperandTypes())
     os << ',' << t;
@@ -116,11 +125,34 @@ static std::string kernelKey(Operation *op) {
   return key;
 }
 
+/// The kernel name before its number: the op's name, or for a dispatch
+/// region the names of its ops in order (`add_tanh`), so that profiles and
+/// graph dumps show what fused; long chains are cut (`mul_sub_mul_plus3`).
+static std::string kernelStem(Operation *op) {
+  auto region = dyn_cast<DispatchRegionOp>(op);
+  if (!region)
+    return op->getName().stripDialect().str();
+  SmallVector<StringRef> names;
+  for (Operation &inner : region.getBlock().without_terminator())
+    if (!isa<ConstantOp>(inner))
+      names.push_back(inner.getName().stripDialect());
+  constexpr size_t kShown = 3;
+  std::string stem;
+  for (auto [i, name] : llvm::enumerate(names)) {
+    if (i == kShown && names.size() > kShown + 1) {
+      stem += "_plus" + std::to_string(names.size() - kShown);
+      break;
+    }
+    stem += (i ? "_" : "") + name.str();
+  }
+  return stem.empty() ? "dispatch_region" : stem;
+}
+
 /// Emits work item `i` of the kernel computing `op`.
 static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
                      ValueRange args) {
   TypeSwitch<Operation *>(op)
-      .Case([&](MatmulOp m) { emitMatmul(m, b, loc, i, args); })
+      .Case([&](MatmulOp m) { emitTiledMatmul(m, b, loc, i, args); })
       .Case<SumOp, MeanOp, MaxOp>(
           [&](Operation *r) { emitReduction(r, b, loc, i, args); })
       .Case<SoftmaxOp, LogSoftmaxOp>(
@@ -133,6 +165,9 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
       .Case([&](GetRowsOp g) { emitGetRows(g, b, loc, i, args); })
       .Case([&](OneHotOp o) { emitOneHot(o, b, loc, i, args); })
       .Case([&](ScatterAddRowsOp s) { emitScatterAddRows(s, b, loc, i, args); })
+      .Case([&](DispatchRegionOp r) {
+        emitElementwiseRegion(r, b, loc, i, args);
+      })
       .Default([&](Operation *e) { emitElementwise(e, b, loc, i, args); });
 }
 
@@ -145,14 +180,36 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
 
   // Operands then the result: the last argument is the one written.
   SmallVector<Type> argTypes;
-  for (Type t : op->getOperandTypes())
-    argTypes.push_back(memrefOf(t));
-  argTypes.push_back(memrefOf(op->getResult(0).getType()));
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    argTypes = matmulArgTypes(matmul);
+  } else if (auto region = dyn_cast<DispatchRegionOp>(op)) {
+    argTypes = elementwiseRegionArgTypes(region);
+  } else {
+    for (Type t : op->getOperandTypes())
+      argTypes.push_back(memrefOf(t));
+    argTypes.push_back(memrefOf(op->getResult(0).getType()));
+  }
   gpu::GPUFuncOp func =
-      createKernel(op->getName().stripDialect(), argTypes, workItems(op),
+      createKernel(kernelStem(op), argTypes, workItems(op),
                    [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
                      emitItem(op, b, loc, i, args);
                    });
+  // Arguments bound as vec4 elements or flat lose their tensor shape:
+  // record it for the module file's binding shapes.
+  SmallVector<Type> tensorTypes(op->getOperandTypes());
+  tensorTypes.push_back(op->getResult(0).getType());
+  if (llvm::any_of(llvm::zip(argTypes, tensorTypes), [](auto pair) {
+        auto [arg, tensor] = pair;
+        return cast<MemRefType>(arg).getShape() !=
+               cast<RankedTensorType>(tensor).getShape();
+      })) {
+    SmallVector<Attribute> shapes;
+    for (Type t : tensorTypes)
+      shapes.push_back(DenseI64ArrayAttr::get(
+          module.getContext(), cast<RankedTensorType>(t).getShape()));
+    func->setAttr(kBindingShapesAttr,
+                  ArrayAttr::get(module.getContext(), shapes));
+  }
   cache[key] = func;
   return func;
 }

@@ -80,6 +80,11 @@ llvm::SmallVector<mlir::Value> insertAt(mlir::ValueRange indices, int64_t axis,
 // per work item.
 //===----------------------------------------------------------------------===//
 
+/// The scalar computation of an elementwise op, given its operands'
+/// elements; null for an op that is not elementwise.
+mlir::Value emitScalar(mlir::Operation *op, mlir::OpBuilder &b,
+                       mlir::Location loc, mlir::ValueRange args);
+
 /// Unary and binary elementwise ops (broadcasting), clamp and broadcast_to.
 void emitElementwise(mlir::Operation *op, mlir::OpBuilder &b,
                      mlir::Location loc, mlir::Value i, mlir::ValueRange args);
@@ -109,12 +114,36 @@ void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,
                         mlir::ValueRange args);
 
 //===----------------------------------------------------------------------===//
+// Dispatch regions (RegionKernels.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The elementwise region template: work item `i` computes 4 consecutive
+/// output elements (vec4 loads of the inputs that allow them) or, when the
+/// result's size is not a multiple of 4, one element.
+void emitElementwiseRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                           mlir::Location loc, mlir::Value i,
+                           mlir::ValueRange args);
+/// Work items of the elementwise region template.
+int64_t elementwiseRegionWorkItems(ag::DispatchRegionOp op);
+/// Kernel argument types of the elementwise region template: each input as
+/// vector<4xf32> elements where its layout allows, else as its tensor's
+/// f32 memref; the result as a flat f32 memref.
+llvm::SmallVector<mlir::Type> elementwiseRegionArgTypes(ag::DispatchRegionOp op);
+
+//===----------------------------------------------------------------------===//
 // Contractions and reductions (ReductionKernels.cpp)
 //===----------------------------------------------------------------------===//
 
-/// One output element of a matmul: a dot product over K.
-void emitMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
-                mlir::Value i, mlir::ValueRange args);
+/// The register-blocked matmul template (MatmulKernels.cpp): work item `i`
+/// computes one 4x4 tile of the result.
+void emitTiledMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::Value i, mlir::ValueRange args);
+/// Work items of the matmul template: its result tiles.
+int64_t matmulWorkItems(ag::MatmulOp op);
+/// Kernel argument types of the matmul template: A and B as memrefs of
+/// vector<4xf32> where their contiguous dimension allows, else of f32; the
+/// result as f32.
+llvm::SmallVector<mlir::Type> matmulArgTypes(ag::MatmulOp op);
 /// One output element of a sum, mean or max.
 void emitReduction(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value i, mlir::ValueRange args);

@@ -50,27 +50,6 @@ static Value combine(Operation *op, OpBuilder &b, Location loc, Value acc,
   return arith::AddFOp::create(b, loc, acc, x);
 }
 
-void capture::kernels::emitMatmul(MatmulOp op, OpBuilder &b, Location loc,
-                                  Value i, ValueRange args) {
-  bool ta = op.getTransposeA(), tb = op.getTransposeB();
-  int64_t k = tensorType(op.getLhs()).getDimSize(ta ? 0 : 1);
-  SmallVector<Value> mn =
-      delinearize(b, loc, i, tensorType(op.getResult()).getShape());
-  Value dot = foldRange(
-      b, loc, k, f32Const(b, loc, 0.0),
-      [&](OpBuilder &nb, Location nloc, Value kk, Value acc) -> Value {
-        Value a = memref::LoadOp::create(nb, nloc, args[0],
-                                         ta ? ValueRange{kk, mn[0]}
-                                            : ValueRange{mn[0], kk});
-        Value bv = memref::LoadOp::create(nb, nloc, args[1],
-                                          tb ? ValueRange{mn[1], kk}
-                                             : ValueRange{kk, mn[1]});
-        return arith::AddFOp::create(nb, nloc, acc,
-                                     arith::MulFOp::create(nb, nloc, a, bv));
-      });
-  memref::StoreOp::create(b, loc, dot, args[2], mn);
-}
-
 void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
                                      Value i, ValueRange args) {
   RankedTensorType input = tensorType(op->getOperand(0));

@@ -8,6 +8,7 @@
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
@@ -35,6 +36,7 @@ void capture::populateKernelsToSPIRVPatterns(
   populateMathToSPIRVPatterns(converter, patterns);
   populateMemRefToSPIRVPatterns(converter, patterns);
   populateFuncToSPIRVPatterns(converter, patterns);
+  populateVectorToSPIRVPatterns(converter, patterns);
 }
 
 /// Converts one cloned gpu.module (in place) into a spirv.module.

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace capture::ag;
@@ -33,6 +34,21 @@ int64_t SegmentAttr::getByteSize() const {
   for (int64_t dim : getShape())
     elements *= dim;
   return elements * ((getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ReadPath readPath, int64_t subgroupSize,
+                                 int64_t maxTexelElements) {
+  if (subgroupSize < 1 || !llvm::isPowerOf2_64(subgroupSize))
+    return emitError() << "target subgroup_size must be a power of two >= 1, "
+                          "got "
+                       << subgroupSize;
+  // Vulkan guarantees 65536 texels per texel buffer.
+  if (maxTexelElements < 65536)
+    return emitError() << "target max_texel_elements must be >= 65536 (what "
+                          "Vulkan guarantees), got "
+                       << maxTexelElements;
+  return success();
 }
 
 void AgDialect::initialize() {

@@ -556,8 +556,15 @@ LogicalResult UploadOp::verify() {
 //===----------------------------------------------------------------------===//
 
 int64_t capture::ag::getByteSize(ShapedType type) {
-  return type.getNumElements() *
-         ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  // Kernels may bind a tensor as vector elements (vec4 views).
+  Type element = type.getElementType();
+  int64_t lanes = 1;
+  if (auto vector = dyn_cast<VectorType>(element)) {
+    lanes = vector.getNumElements();
+    element = vector.getElementType();
+  }
+  return type.getNumElements() * lanes *
+         ((element.getIntOrFloatBitWidth() + 7) / 8);
 }
 
 LogicalResult InputViewOp::verify() {

@@ -74,6 +74,19 @@ struct DeviceLimits {
   uint32_t maxStorageBuffersPerSet = 0;
   /// VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize.
   uint64_t maxAllocationSize = 0;
+  /// minTexelBufferOffsetAlignment: every texel binding's offset is a
+  /// multiple of it.
+  uint64_t minTexelBufferOffsetAlignment = 1;
+  /// maxTexelBufferElements: the most texels one buffer view may hold.
+  uint64_t maxTexelBufferElements = 0;
+  /// min(maxPerStageDescriptorStorageImages,
+  ///     maxDescriptorSetStorageImages), which storage texel buffers count
+  /// against.
+  uint32_t maxStorageImagesPerSet = 0;
+  /// Whether VK_FORMAT_R32G32B32A32_SFLOAT has
+  /// VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT in its bufferFeatures
+  /// (needed by TexelBufferRgba32f bindings).
+  bool rgba32fStorageTexelBuffer = false;
 };
 
 /// Checks `desc` (already verified) against the limits of a device.

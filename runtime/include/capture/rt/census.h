@@ -26,8 +26,10 @@ namespace capture::rt {
 struct KernelCensus {
   /// KernelDesc::name.
   std::string name;
-  /// Storage-buffer bindings in set 0.
+  /// Bindings in set 0, texel bindings included.
   uint32_t numBindings = 0;
+  /// Of those, the TexelBufferRgba32f bindings.
+  uint32_t texelBindings = 0;
   /// Local workgroup size (3 entries in a verified module).
   std::vector<uint32_t> workgroupSize;
   /// Size of its SPIR-V in bytes.
@@ -113,8 +115,9 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc);
 ///     ...
 ///
 /// (one line per dispatch), dN numbering the dispatches as
-/// Profile::dispatchUs does; each binding is `read` or `write`, buffer
-/// index and kind, byte range [offset,end), and in parentheses the names
+/// Profile::dispatchUs does; each binding is `read` or `write` (`read
+/// texel` for a TexelBufferRgba32f binding), buffer index and kind, byte
+/// range [offset,end), and in parentheses the names
 /// of the entry's inputs, outputs and probes and the module's weights that
 /// occupy exactly that range. Errors as moduleCensus, and for an unknown
 /// entry the list of entries.

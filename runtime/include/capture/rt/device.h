@@ -6,7 +6,8 @@
 // else any other GPU, else lavapipe, the CPU device). Optional validation
 // (DeviceOptions::validation or env CAPTURE_VALIDATION=1) enables
 // VK_LAYER_KHRONOS_validation with synchronization validation and counts
-// every warning and error it reports.
+// every warning and error it reports. On the CPU device, llvmpipe's thread
+// pool is off by default (DeviceOptions::cpuThreads).
 //
 // Errors: every failing Vulkan call is an error naming the call, the object
 // and the VkResult. After VK_ERROR_DEVICE_LOST or an out-of-memory error
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,40 @@ struct DeviceInfo {
 /// "llvmpipe (LLVM 15.0.6, 256 bits) (cpu)".
 std::string describeDevice(const DeviceInfo &info);
 
+/// DeviceOptions::cpuThreads value that leaves llvmpipe's thread count to
+/// the driver (one thread per core).
+constexpr int kCpuThreadsDriverDefault = -1;
+
+/// Where the llvmpipe thread count of a Device came from.
+enum class CpuThreadsSource {
+  Environment,    ///< LP_NUM_THREADS was in the environment: it always wins.
+  Options,        ///< DeviceOptions::cpuThreads.
+  CaptureDefault, ///< Neither: Capture's default, 0.
+};
+
+/// "LP_NUM_THREADS from the environment", "DeviceOptions" or "Capture
+/// default".
+const char *cpuThreadsSourceName(CpuThreadsSource source);
+
+/// The thread count llvmpipe (lavapipe) was created with, and why. Only the
+/// CPU device reads it; other devices ignore it.
+struct CpuThreadsSetting {
+  /// Threads of llvmpipe's pool (0: every dispatch runs on the submitting
+  /// thread); absent: the driver's default (kCpuThreadsDriverDefault, or an
+  /// LP_NUM_THREADS that is not a decimal count).
+  std::optional<int> threads;
+  /// Where `threads` came from.
+  CpuThreadsSource source = CpuThreadsSource::CaptureDefault;
+  /// LP_NUM_THREADS as found, when source is Environment.
+  std::string environmentValue;
+  /// DeviceOptions::cpuThreads when the environment overrode it.
+  std::optional<int> overriddenOption;
+};
+
+/// "0 (Capture default)", "4 (LP_NUM_THREADS from the environment)",
+/// "driver default (DeviceOptions)".
+std::string describeCpuThreads(const CpuThreadsSetting &setting);
+
 /// How to create a Device.
 struct DeviceOptions {
   /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu", or
@@ -82,6 +118,18 @@ struct DeviceOptions {
   /// out-of-memory allocation gives, so that a process can keep room for
   /// others on a shared GPU and tests can make any allocation fail.
   uint64_t memoryLimit = 0;
+  /// Threads of llvmpipe's pool (lavapipe, the CPU device). llvmpipe forks
+  /// and joins its pool on every vkCmdDispatch: 28-55 us per dispatch with
+  /// one thread per core against 0.33 us with 0 (the work then runs on the
+  /// submitting thread), and the pool only pays off for dispatches of
+  /// about 1 ms of work or more, while Capture's steps are many small
+  /// dispatches. So absent means 0; kCpuThreadsDriverDefault leaves the
+  /// driver's default; other values must be >= 0. Env LP_NUM_THREADS, when
+  /// set, always wins. llvmpipe reads that variable while the instance and
+  /// its physical devices are created, so Device::create sets it around
+  /// those calls (and restores the environment after): no other thread may
+  /// read or change the environment during Device::create.
+  std::optional<int> cpuThreads;
 };
 
 /// Lists the physical devices visible to the Vulkan loader. Fails with an
@@ -115,6 +163,10 @@ public:
 
   /// Limits modules are checked against.
   const DeviceLimits &limits() const;
+
+  /// The llvmpipe thread count this device was created with and where it
+  /// came from (meaningful on the CPU device only).
+  const CpuThreadsSetting &cpuThreadsSetting() const;
 
   /// Whether validation is on.
   bool validationEnabled() const;

@@ -25,7 +25,7 @@
 namespace capture::rt {
 
 /// The only format version this runtime reads and writes.
-constexpr uint32_t kCapmodFormatVersion = 2;
+constexpr uint32_t kCapmodFormatVersion = 3;
 
 /// What a device buffer holds; values match `capture.capmod.BufferKind`.
 enum class BufferKind : uint8_t {
@@ -57,6 +57,21 @@ struct TargetDesc {
   uint32_t bindingAlignment = 0;
 };
 
+/// How a kernel binding is bound; values match `capture.capmod.BindingKind`.
+enum class BindingKind : uint8_t {
+  /// A storage buffer (VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), read or written.
+  StorageBuffer = 0,
+  /// A read-only storage texel buffer of RGBA32F texels
+  /// (VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER over a VkBufferView of
+  /// VK_FORMAT_R32G32B32A32_SFLOAT): the bound range, a multiple of 16
+  /// bytes, is size / 16 texels. CPU drivers (llvmpipe) read these ~20x
+  /// faster than storage buffers.
+  TexelBufferRgba32f = 1,
+};
+
+/// "StorageBuffer" or "TexelBufferRgba32f", as used in messages.
+const char *bindingKindName(BindingKind kind);
+
 /// One compute kernel.
 struct KernelDesc {
   /// Symbol name, for messages.
@@ -67,12 +82,27 @@ struct KernelDesc {
   std::vector<uint32_t> spirv;
   /// Local workgroup size; must have 3 entries.
   std::vector<uint32_t> workgroupSize;
-  /// Number of storage-buffer bindings in descriptor set 0.
+  /// Number of bindings in descriptor set 0 (storage buffers, or as
+  /// bindingKinds says).
   uint32_t numBindings = 0;
   /// The tensor shape each binding holds (4-byte elements), one per
   /// binding; empty when the file does not say.
   std::vector<std::vector<int64_t>> bindingShapes;
+  /// How each binding is bound, one per binding; empty: every binding is a
+  /// storage buffer.
+  std::vector<BindingKind> bindingKinds;
 };
+
+/// Bytes of one RGBA32F texel: texel-buffer ranges are multiples of it.
+constexpr uint64_t kRgba32fTexelBytes = 16;
+
+/// How `kernel` binds binding `binding`: its bindingKinds entry, or
+/// StorageBuffer when bindingKinds is empty (or, in a module not verified
+/// yet, too short).
+inline BindingKind bindingKindOf(const KernelDesc &kernel, size_t binding) {
+  return binding < kernel.bindingKinds.size() ? kernel.bindingKinds[binding]
+                                              : BindingKind::StorageBuffer;
+}
 
 /// A device buffer.
 struct BufferDesc {

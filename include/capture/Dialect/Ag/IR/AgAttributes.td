@@ -4,6 +4,7 @@
 #define CAPTURE_DIALECT_AG_IR_AGATTRIBUTES_TD
 
 include "capture/Dialect/Ag/IR/AgDialect.td"
+include "capture/Dialect/Ag/IR/AgEnums.td"
 include "mlir/IR/AttrTypeBase.td"
 
 def Ag_SegmentAttr : AttrDef<Ag_Dialect, "Segment"> {
@@ -50,6 +51,32 @@ def Ag_AdamWAttr : AttrDef<Ag_Dialect, "AdamW"> {
   let parameters = (ins Ag_DoubleParam:$lr, Ag_DoubleParam:$beta1,
                         Ag_DoubleParam:$beta2, Ag_DoubleParam:$eps,
                         Ag_DoubleParam:$weight_decay);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Ag_TargetAttr : AttrDef<Ag_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The device kind a module's kernels are shaped for";
+  let description = [{
+    Set on the `builtin.module` (attribute `ag.target`) by `ag-lower-to-gpu`
+    from its `target` preset unless already there; the kernel templates and
+    `ag-spirv-texel-reads` read it:
+    `#ag.target<read_path = texel, subgroup_size = 8,
+    max_texel_elements = 134217728>`.
+
+    - `read_path`: `texel` reads every read-only f32 kernel input through a
+      storage texel buffer (RGBA32F), which CPU Vulkan drivers (llvmpipe)
+      load ~20x faster than a storage buffer; `ssbo` keeps storage buffers,
+      which GPUs read at full speed.
+    - `subgroup_size`: invocations per subgroup the kernels may assume.
+    - `max_texel_elements`: the largest texel buffer (in texels) a kernel
+      may read through a texel view; larger inputs stay storage buffers.
+      The runtime checks the device's `maxTexelBufferElements` at load.
+  }];
+  let parameters = (ins "::capture::ag::ReadPath":$read_path,
+                        "int64_t":$subgroup_size,
+                        "int64_t":$max_texel_elements);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -11,6 +11,9 @@
 
 #include "capture/Dialect/Ag/IR/AgOpsDialect.h.inc"
 
+// Enums first: attributes have enum parameters.
+#include "capture/Dialect/Ag/IR/AgEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "capture/Dialect/Ag/IR/AgAttributes.h.inc"
 

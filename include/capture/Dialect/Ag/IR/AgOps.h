@@ -14,7 +14,6 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "capture/Dialect/Ag/IR/AgEnums.h.inc"
 #include "capture/Dialect/Ag/IR/AgInterfaces.h.inc"
 
 #define GET_OP_CLASSES
@@ -26,6 +25,14 @@ namespace capture::ag {
 /// pair of trailing dimensions differs and neither is 1.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Whether `op` is an elementwise compute op (unary, binary with
+/// broadcasting, clamp, compare, broadcast_to): each result element depends
+/// only on the operands' elements at the broadcast indices.
+bool isElementwiseOp(mlir::Operation *op);
+
+/// Whether `op` is an ag.constant with a splat value.
+bool isSplatConstant(mlir::Operation *op);
 
 /// Bytes a static tensor or memref of f32/i32/i8 elements occupies.
 int64_t getByteSize(mlir::ShapedType type);

@@ -8,6 +8,7 @@ include "capture/Dialect/Ag/IR/AgAttributes.td"
 include "capture/Dialect/Ag/IR/AgInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/EnumAttr.td"
+include "capture/Dialect/Ag/IR/AgEnums.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
@@ -666,4 +667,7 @@ def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
   let hasVerifier = 1;
 }
 
+include "capture/Dialect/Ag/IR/AgDispatchOps.td"
+
 #endif // CAPTURE_DIALECT_AG_IR_AGOPS_TD
+

@@ -1,0 +1,70 @@
+//===- AgDispatchOps.td - Dispatch regions ------------------*- tablegen -*-===//
+//
+// Included by AgOps.td: the ops `ag-form-dispatch-regions` creates. Each
+// dispatch region becomes exactly one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_DIALECT_AG_IR_AGDISPATCHOPS_TD
+#define CAPTURE_DIALECT_AG_IR_AGDISPATCHOPS_TD
+
+def Ag_DispatchKind : I32EnumAttr<"DispatchKind", "what a dispatch region computes", [
+    I32EnumAttrCase<"elementwise", 0>]> {
+  let cppNamespace = "::capture::ag";
+}
+
+def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
+    IsolatedFromAbove, Pure, SingleBlock]> {
+  let summary = "A group of ops that runs as one kernel";
+  let description = [{
+    The body computes the result from the block arguments, which are the
+    `ins` values in order; nothing else from outside is visible (splat
+    constants are cloned in). The lowering emits one kernel per region.
+
+    `elementwise`: every body op is an elementwise op (broadcasting allowed
+    for the inputs) or a splat `ag.constant`, and every op's result has the
+    region's result shape or a single element (a scalar recomputed for
+    each output element), so each output element is computed from the
+    inputs' elements at the broadcast indices with no intermediate ever
+    stored.
+    ```mlir
+    %h = ag.dispatch_region elementwise ins(%mm, %b : tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32> {
+    ^bb0(%x: tensor<64x64xf32>, %y: tensor<64xf32>):
+      %z = ag.add %x, %y : (tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>
+      %t = ag.tanh %z : tensor<64x64xf32>
+      ag.yield %t : tensor<64x64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Ag_DispatchKind:$kind,
+                       Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Ag_Tensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `ins` `(` $inputs `:` type($inputs) `)` `->` type($result)
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    /// A region whose block has one argument per input; the caller fills
+    /// the body, ending with ag.yield.
+    OpBuilder<(ins "::capture::ag::DispatchKind":$kind,
+                   "::mlir::ValueRange":$inputs, "::mlir::Type":$result)>,
+  ];
+  let extraClassDeclaration = [{
+    /// The body's only block.
+    ::mlir::Block &getBlock() { return getBody().front(); }
+    /// The value the body yields.
+    ::mlir::Value getYielded();
+  }];
+}
+
+def Ag_YieldOp : Ag_Op<"yield", [
+    Pure, HasParent<"DispatchRegionOp">, Terminator, ReturnLike]> {
+  let summary = "The value a dispatch region computes";
+  let arguments = (ins Ag_Tensor:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+#endif // CAPTURE_DIALECT_AG_IR_AGDISPATCHOPS_TD

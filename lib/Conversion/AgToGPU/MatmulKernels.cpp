@@ -1,0 +1,280 @@
+//===- MatmulKernels.cpp - Register-blocked matmul template ---------------===//
+//
+// Each work item owns a kTileM x kTileN tile of the result and walks K in
+// blocks of 4, keeping the tile's accumulators in registers. An operand
+// whose contiguous dimension is a multiple of 4 is bound as vector<4xf32>
+// elements, so one load fetches four consecutive values along that
+// dimension: along K for A (no transpose) and for B with transpose_b (the
+// forward A·Wᵀ), along M or N for the outer-product forms of the backward
+// (Aᵀ·B, A·B). With ag-spirv-texel-reads those loads are single RGBA32F
+// texel reads. Every output element still sums its K products in order
+// k = 0, 1, ..., as the reference interpreter does.
+//
+// Tails: rows and columns past M or N are clamped on load (valid data,
+// never stored), K % 4 is a scalar remainder; no load leaves its tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitters.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+using namespace capture::kernels;
+
+namespace {
+
+/// Rows and columns of the result tile of one work item.
+constexpr int64_t kTileM = 4, kTileN = 4;
+/// Values fetched by one vector load.
+constexpr int64_t kVec = 4;
+
+/// The shapes and read layout of one matmul.
+struct MatmulPlan {
+  /// Result rows, columns and the contraction length.
+  int64_t m, n, k;
+  /// The op's transposes: A is stored [K, M], B is stored [N, K].
+  bool ta, tb;
+  /// Whether A and B are bound as vector<4xf32> along their contiguous
+  /// dimension (K or M for A, K or N for B).
+  bool aVec, bVec;
+
+  int64_t tilesM() const { return (m + kTileM - 1) / kTileM; }
+  int64_t tilesN() const { return (n + kTileN - 1) / kTileN; }
+};
+
+} // namespace
+
+static MatmulPlan planOf(MatmulOp op) {
+  MatmulPlan p;
+  p.ta = op.getTransposeA();
+  p.tb = op.getTransposeB();
+  auto result = tensorType(op.getResult());
+  p.m = result.getDimSize(0);
+  p.n = result.getDimSize(1);
+  p.k = tensorType(op.getLhs()).getDimSize(p.ta ? 0 : 1);
+  // A vec4 along M needs whole 4-row groups per tile (kTileM == kVec).
+  p.aVec = p.ta ? p.m % kVec == 0 : p.k % kVec == 0;
+  p.bVec = p.tb ? p.k % kVec == 0 : p.n % kVec == 0;
+  return p;
+}
+
+int64_t capture::kernels::matmulWorkItems(MatmulOp op) {
+  MatmulPlan p = planOf(op);
+  return p.tilesM() * p.tilesN();
+}
+
+SmallVector<Type> capture::kernels::matmulArgTypes(MatmulOp op) {
+  MatmulPlan p = planOf(op);
+  Type f32 = Float32Type::get(op.getContext());
+  auto vec4 = VectorType::get({kVec}, f32);
+  auto bind = [&](Value operand, bool vec) -> Type {
+    auto type = tensorType(operand);
+    if (!vec)
+      return MemRefType::get(type.getShape(), f32);
+    return MemRefType::get({type.getNumElements() / kVec}, vec4);
+  };
+  return {bind(op.getLhs(), p.aVec), bind(op.getRhs(), p.bVec),
+          MemRefType::get(tensorType(op.getResult()).getShape(), f32)};
+}
+
+/// `a * b + c` on index values with constant `b` and `c`.
+static Value affine(OpBuilder &b, Location loc, Value a, int64_t mul,
+                    int64_t add) {
+  Value v = a;
+  if (mul != 1)
+    v = arith::MulIOp::create(b, loc, v, indexConst(b, loc, mul));
+  if (add != 0)
+    v = arith::AddIOp::create(b, loc, v, indexConst(b, loc, add));
+  return v;
+}
+
+/// Lane `lane` of a vector<4xf32>.
+static Value lane(OpBuilder &b, Location loc, Value vec, int64_t lane) {
+  return vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{lane});
+}
+
+namespace {
+
+/// Emits one work item: the loads, the multiply-adds and the stores of one
+/// tile.
+class TileEmitter {
+public:
+  TileEmitter(const MatmulPlan &p, OpBuilder &b, Location loc, Value item,
+              ValueRange args)
+      : p(p), b(b), loc(loc), a(args[0]), bm(args[1]), c(args[2]) {
+    Value tilesN = indexConst(b, loc, p.tilesN());
+    tileRow = arith::DivUIOp::create(b, loc, item, tilesN);
+    tileCol = arith::RemUIOp::create(b, loc, item, tilesN);
+    // Clamped row/column indices keep every load inside the tensors.
+    for (int64_t r = 0; r < kTileM; ++r)
+      rows.push_back(clamped(affine(b, loc, tileRow, kTileM, r), p.m));
+    for (int64_t cc = 0; cc < kTileN; ++cc)
+      cols.push_back(clamped(affine(b, loc, tileCol, kTileN, cc), p.n));
+  }
+
+  void emit() {
+    Value zero = f32Const(b, loc, 0.0);
+    SmallVector<Value> acc(kTileM * kTileN, zero);
+    int64_t blocks = p.k / kVec, rest = p.k % kVec;
+    if (blocks > 0) {
+      auto loop = scf::ForOp::create(
+          b, loc, indexConst(b, loc, 0), indexConst(b, loc, blocks),
+          indexConst(b, loc, 1), acc,
+          [&](OpBuilder &nb, Location nloc, Value kb, ValueRange iter) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nb.getInsertionBlock(),
+                                nb.getInsertionPoint());
+            SmallVector<Value> next(iter);
+            block(kb, /*count=*/kVec, next);
+            scf::YieldOp::create(b, nloc, next);
+          });
+      acc.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    if (rest > 0)
+      block(indexConst(b, loc, blocks), rest, acc);
+    store(acc);
+  }
+
+private:
+  Value clamped(Value index, int64_t bound) {
+    return arith::MinUIOp::create(b, loc, index, indexConst(b, loc, bound - 1));
+  }
+
+  /// Element A(m = rows[r], k) with a scalar load.
+  Value scalarA(int64_t r, Value k) {
+    return memref::LoadOp::create(b, loc, a,
+                                  p.ta ? ValueRange{k, rows[r]}
+                                       : ValueRange{rows[r], k});
+  }
+  /// Element B(k, n = cols[cc]) with a scalar load.
+  Value scalarB(Value k, int64_t cc) {
+    return memref::LoadOp::create(b, loc, bm,
+                                  p.tb ? ValueRange{cols[cc], k}
+                                       : ValueRange{k, cols[cc]});
+  }
+
+  /// Accumulates `count` consecutive k (from kVec * kb) into `acc`.
+  void block(Value kb, int64_t count, SmallVector<Value> &acc) {
+    Value k0 = affine(b, loc, kb, kVec, 0);
+    SmallVector<Value> ks;
+    for (int64_t kk = 0; kk < count; ++kk)
+      ks.push_back(affine(b, loc, k0, 1, kk));
+
+    // av[r][kk] and bv[kk][cc].
+    SmallVector<SmallVector<Value>> av(kTileM), bv(count);
+    if (p.aVec && !p.ta) {
+      // A[m, k..k+3] is one vector: row m, vector kb.
+      for (int64_t r = 0; r < kTileM; ++r) {
+        Value at = arith::AddIOp::create(
+            b, loc, affine(b, loc, rows[r], p.k / kVec, 0), kb);
+        Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
+        for (int64_t kk = 0; kk < count; ++kk)
+          av[r].push_back(lane(b, loc, v, kk));
+      }
+    } else if (p.aVec && p.ta) {
+      // A stored [K, M]: A[k, m0..m0+3] is one vector.
+      for (int64_t r = 0; r < kTileM; ++r)
+        av[r].resize(count);
+      for (int64_t kk = 0; kk < count; ++kk) {
+        Value at = arith::AddIOp::create(
+            b, loc, affine(b, loc, ks[kk], p.m / kVec, 0), tileRow);
+        Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
+        for (int64_t r = 0; r < kTileM; ++r)
+          av[r][kk] = lane(b, loc, v, r);
+      }
+    } else {
+      for (int64_t r = 0; r < kTileM; ++r)
+        for (int64_t kk = 0; kk < count; ++kk)
+          av[r].push_back(scalarA(r, ks[kk]));
+    }
+
+    if (p.bVec && p.tb) {
+      // B stored [N, K]: B[n, k..k+3] is one vector.
+      for (int64_t kk = 0; kk < count; ++kk)
+        bv[kk].resize(kTileN);
+      for (int64_t cc = 0; cc < kTileN; ++cc) {
+        Value at = arith::AddIOp::create(
+            b, loc, affine(b, loc, cols[cc], p.k / kVec, 0), kb);
+        Value v = memref::LoadOp::create(b, loc, bm, ValueRange{at});
+        for (int64_t kk = 0; kk < count; ++kk)
+          bv[kk][cc] = lane(b, loc, v, kk);
+      }
+    } else if (p.bVec && !p.tb) {
+      // B stored [K, N]: B[k, n0..n0+3] is one vector.
+      for (int64_t kk = 0; kk < count; ++kk) {
+        Value at = arith::AddIOp::create(
+            b, loc, affine(b, loc, ks[kk], p.n / kVec, 0), tileCol);
+        Value v = memref::LoadOp::create(b, loc, bm, ValueRange{at});
+        for (int64_t cc = 0; cc < kTileN; ++cc)
+          bv[kk].push_back(lane(b, loc, v, cc));
+      }
+    } else {
+      for (int64_t kk = 0; kk < count; ++kk)
+        for (int64_t cc = 0; cc < kTileN; ++cc)
+          bv[kk].push_back(scalarB(ks[kk], cc));
+    }
+
+    // In k order per element, as the interpreter sums.
+    for (int64_t kk = 0; kk < count; ++kk)
+      for (int64_t r = 0; r < kTileM; ++r)
+        for (int64_t cc = 0; cc < kTileN; ++cc) {
+          Value &sum = acc[r * kTileN + cc];
+          Value prod = arith::MulFOp::create(b, loc, av[r][kk], bv[kk][cc]);
+          sum = arith::AddFOp::create(b, loc, sum, prod);
+        }
+  }
+
+  /// Stores the tile's elements that lie inside the result.
+  void store(ArrayRef<Value> acc) {
+    for (int64_t r = 0; r < kTileM; ++r)
+      for (int64_t cc = 0; cc < kTileN; ++cc) {
+        Value row = affine(b, loc, tileRow, kTileM, r);
+        Value col = affine(b, loc, tileCol, kTileN, cc);
+        Value value = acc[r * kTileN + cc];
+        Value inside;
+        auto below = [&](Value index, int64_t bound) {
+          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       index, indexConst(b, loc, bound));
+        };
+        if (p.m % kTileM != 0)
+          inside = below(row, p.m);
+        if (p.n % kTileN != 0) {
+          Value colOk = below(col, p.n);
+          inside =
+              inside ? arith::AndIOp::create(b, loc, inside, colOk) : colOk;
+        }
+        if (!inside) {
+          memref::StoreOp::create(b, loc, value, c, ValueRange{row, col});
+          continue;
+        }
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
+          memref::StoreOp::create(nb, nloc, value, c, ValueRange{row, col});
+          scf::YieldOp::create(nb, nloc);
+        });
+      }
+  }
+
+  const MatmulPlan &p;
+  OpBuilder &b;
+  Location loc;
+  /// The kernel's arguments: A, B and the result C.
+  Value a, bm, c;
+  /// The tile's row and column among the tiles.
+  Value tileRow, tileCol;
+  /// Clamped result rows and columns of the tile.
+  SmallVector<Value> rows, cols;
+};
+
+} // namespace
+
+void capture::kernels::emitTiledMatmul(MatmulOp op, OpBuilder &b, Location loc,
+                                       Value i, ValueRange args) {
+  MatmulPlan p = planOf(op);
+  TileEmitter(p, b, loc, i, args).emit();
+}

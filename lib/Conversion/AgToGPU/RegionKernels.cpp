@@ -1,0 +1,171 @@
+//===- RegionKernels.cpp - The elementwise dispatch-region template -------===//
+//
+// One kernel per ag.dispatch_region elementwise: every work item evaluates
+// the region's body for 4 consecutive output elements, in registers, and
+// stores only the result. Inputs of the result's shape, and inputs that
+// broadcast a trailing block of it (a bias row) whose size is a multiple of
+// 4, are bound as vector<4xf32> elements: one load per input per work item
+// (one texel read on lavapipe). Other inputs are loaded per element at
+// their broadcast indices; a single-element input is loaded once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitters.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+using namespace capture::kernels;
+
+namespace {
+
+/// Output elements per work item on the vector path.
+constexpr int64_t kLanes = 4;
+
+/// How the template reads one input.
+enum class InputRead {
+  /// The result's shape: vector `i` holds the work item's 4 elements.
+  Same,
+  /// A trailing block of the result's shape (leading 1s dropped), of a
+  /// multiple of 4 elements: vector `i mod (size / 4)`.
+  Trailing,
+  /// One element, loaded once.
+  Single,
+  /// Anything else: per element at the broadcast indices.
+  PerElement,
+};
+
+} // namespace
+
+static RankedTensorType resultType(DispatchRegionOp op) {
+  return cast<RankedTensorType>(op.getResult().getType());
+}
+
+/// Whether work items are 4 elements.
+static bool vectorized(DispatchRegionOp op) {
+  return resultType(op).getNumElements() % kLanes == 0;
+}
+
+static InputRead readOf(DispatchRegionOp op, Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> result = resultType(op).getShape();
+  if (type.getNumElements() == 1)
+    return InputRead::Single;
+  if (!vectorized(op))
+    return InputRead::PerElement;
+  if (type.getShape() == result)
+    return InputRead::Same;
+  ArrayRef<int64_t> shape = type.getShape();
+  while (!shape.empty() && shape.front() == 1)
+    shape = shape.drop_front();
+  if (shape.size() <= result.size() &&
+      result.take_back(shape.size()) == shape &&
+      type.getNumElements() % kLanes == 0)
+    return InputRead::Trailing;
+  return InputRead::PerElement;
+}
+
+int64_t capture::kernels::elementwiseRegionWorkItems(DispatchRegionOp op) {
+  int64_t n = resultType(op).getNumElements();
+  return vectorized(op) ? n / kLanes : n;
+}
+
+SmallVector<Type>
+capture::kernels::elementwiseRegionArgTypes(DispatchRegionOp op) {
+  Type f32 = Float32Type::get(op.getContext());
+  auto vec4 = VectorType::get({kLanes}, f32);
+  SmallVector<Type> types;
+  for (Value input : op.getInputs()) {
+    auto type = cast<RankedTensorType>(input.getType());
+    InputRead read = readOf(op, input);
+    if (read == InputRead::Same || read == InputRead::Trailing)
+      types.push_back(
+          MemRefType::get({type.getNumElements() / kLanes}, vec4));
+    else
+      types.push_back(MemRefType::get(type.getShape(), f32));
+  }
+  types.push_back(MemRefType::get({resultType(op).getNumElements()}, f32));
+  return types;
+}
+
+/// The f32 value of a splat ag.constant.
+static Value splatValue(ConstantOp constant, OpBuilder &b, Location loc) {
+  auto dense = cast<DenseElementsAttr>(constant.getValue());
+  return arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(dense.getSplatValue<APFloat>().convertToFloat()));
+}
+
+void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
+                                             Location loc, Value i,
+                                             ValueRange args) {
+  RankedTensorType result = resultType(op);
+  int64_t lanes = vectorized(op) ? kLanes : 1;
+  Value first = lanes == 1 ? i
+                           : arith::MulIOp::create(b, loc, i,
+                                                   indexConst(b, loc, lanes));
+
+  // values[input][lane].
+  SmallVector<SmallVector<Value>> values;
+  for (auto [input, memref] : llvm::zip(op.getInputs(), args)) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<Value> &lane = values.emplace_back();
+    switch (readOf(op, input)) {
+    case InputRead::Same:
+    case InputRead::Trailing: {
+      int64_t vectors = type.getNumElements() / kLanes;
+      Value at = i;
+      if (vectors != elementwiseRegionWorkItems(op))
+        at = arith::RemUIOp::create(b, loc, i, indexConst(b, loc, vectors));
+      Value v = memref::LoadOp::create(b, loc, memref, ValueRange{at});
+      for (int64_t l = 0; l < lanes; ++l)
+        lane.push_back(
+            vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l}));
+      break;
+    }
+    case InputRead::Single: {
+      SmallVector<Value> zeros(type.getRank(), indexConst(b, loc, 0));
+      Value v = memref::LoadOp::create(b, loc, memref, zeros);
+      lane.assign(lanes, v);
+      break;
+    }
+    case InputRead::PerElement:
+      for (int64_t l = 0; l < lanes; ++l) {
+        Value e = l == 0 ? first
+                         : arith::AddIOp::create(b, loc, first,
+                                                 indexConst(b, loc, l));
+        SmallVector<Value> idx = delinearize(b, loc, e, result.getShape());
+        lane.push_back(memref::LoadOp::create(
+            b, loc, memref, broadcastIndices(b, loc, idx, type.getShape())));
+      }
+      break;
+    }
+  }
+
+  Block &body = op.getBlock();
+  for (int64_t l = 0; l < lanes; ++l) {
+    // Scalar value of every body value for this lane.
+    DenseMap<Value, Value> scalar;
+    for (auto [arg, lane] : llvm::zip(body.getArguments(), values))
+      scalar[arg] = lane[l];
+    for (Operation &inner : body.without_terminator()) {
+      if (auto constant = dyn_cast<ConstantOp>(inner)) {
+        scalar[constant.getResult()] = splatValue(constant, b, loc);
+        continue;
+      }
+      SmallVector<Value> operands;
+      for (Value operand : inner.getOperands())
+        operands.push_back(scalar.lookup(operand));
+      scalar[inner.getResult(0)] = emitScalar(&inner, b, loc, operands);
+    }
+    Value e = l == 0 ? first
+                     : arith::AddIOp::create(b, loc, first,
+                                             indexConst(b, loc, l));
+    memref::StoreOp::create(b, loc, scalar.lookup(op.getYielded()), args.back(),
+                            ValueRange{e});
+  }
+}

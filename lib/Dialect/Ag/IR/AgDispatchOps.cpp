@@ -1,0 +1,81 @@
+//===- AgDispatchOps.cpp - Dispatch regions -------------------------------===//
+
+#include "capture/Dialect/Ag/IR/AgOps.h"
+
+#include "AgOpsVerify.h"
+
+using namespace mlir;
+using namespace capture::ag;
+using namespace capture::ag::detail;
+
+bool capture::ag::isElementwiseOp(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, MinimumOp, MaximumOp, NegOp, ExpOp,
+             LogOp, SqrtOp, SquareOp, ReluOp, ClampOp, BroadcastToOp, SigmoidOp,
+             TanhOp, CompareOp>(op);
+}
+
+bool capture::ag::isSplatConstant(Operation *op) {
+  auto constant = dyn_cast<ConstantOp>(op);
+  if (!constant)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return dense && dense.isSplat();
+}
+
+void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
+                             DispatchKind kind, ValueRange inputs,
+                             Type result) {
+  state.addAttribute(getKindAttrName(state.name),
+                     DispatchKindAttr::get(b.getContext(), kind));
+  state.addOperands(inputs);
+  state.addTypes(result);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+Value DispatchRegionOp::getYielded() {
+  return cast<YieldOp>(getBlock().getTerminator()).getValue();
+}
+
+LogicalResult DispatchRegionOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  Block &block = getBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << block.getNumArguments()
+                         << " arguments for " << getInputs().size()
+                         << " inputs";
+  for (auto [i, arg, input] :
+       llvm::enumerate(block.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError() << "body argument " << i << " is "
+                           << arg.getType() << ", but input " << i << " is "
+                           << input.getType();
+  auto yield = dyn_cast_or_null<YieldOp>(
+      block.empty() ? nullptr : &block.back());
+  if (!yield)
+    return emitOpError() << "body must end with ag.yield";
+  if (yield.getValue().getType() != getResult().getType())
+    return emitOpError() << "yields " << yield.getValue().getType()
+                         << ", but the result is " << getResult().getType();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  for (Operation &op : block.without_terminator()) {
+    if (!isElementwiseOp(&op) && !isSplatConstant(&op))
+      return op.emitOpError()
+             << "cannot be in an elementwise dispatch region: expected an "
+                "elementwise op or a splat ag.constant";
+    if (isSplatConstant(&op))
+      continue;
+    auto type = cast<RankedTensorType>(op.getResult(0).getType());
+    if (type.getShape() != result.getShape() && type.getNumElements() != 1)
+      return op.emitOpError()
+             << "has shape " << formatShape(type.getShape())
+             << " in an elementwise dispatch region of shape "
+             << formatShape(result.getShape())
+             << ": every op must produce the region's shape or one element";
+  }
+  return success();
+}

@@ -1,0 +1,175 @@
+//===- FormDispatchRegions.cpp - One kernel per group of ops --------------===//
+//
+// A kernel launch on lavapipe costs more than most of the small elementwise
+// ops of a training step, and every unfused intermediate is written to and
+// read back from memory. Grouping each elementwise chain into one
+// ag.dispatch_region makes it one kernel that keeps intermediates in
+// registers. The grouping is a decision visible in the IR; the lowering
+// only follows it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace capture {
+#define GEN_PASS_DEF_FORMDISPATCHREGIONS
+#include "capture/Transforms/Passes.h.inc"
+} // namespace capture
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+
+namespace {
+struct FormDispatchRegionsPass
+    : public capture::impl::FormDispatchRegionsBase<FormDispatchRegionsPass> {
+  using FormDispatchRegionsBase::FormDispatchRegionsBase;
+  void runOnOperation() override;
+};
+} // namespace
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+/// Why `producer` cannot join `group` (whose ops have shape `shape`), or
+/// "" when it can.
+static std::string whyNotFused(Operation *producer,
+                               const llvm::SetVector<Operation *> &group,
+                               const DenseSet<Operation *> &taken,
+                               ArrayRef<int64_t> shape) {
+  if (!isElementwiseOp(producer))
+    return ("'" + producer->getName().getStringRef() +
+            "' is not elementwise: it runs as a kernel of its own")
+        .str();
+  if (taken.contains(producer))
+    return "it is already in another dispatch region";
+  // A single element is as cheap to recompute per output element as to
+  // load; anything larger would be recomputed for every broadcast copy.
+  auto type = cast<RankedTensorType>(producer->getResult(0).getType());
+  if (type.getShape() != shape && type.getNumElements() != 1)
+    return "its shape " + formatShape(shapeOf(producer->getResult(0))) +
+           " differs from the region's " + formatShape(shape) +
+           " (it would be recomputed for every broadcast element)";
+  for (Operation *user : producer->getUsers())
+    if (!group.contains(user))
+      return ("its result is also used by '" + user->getName().getStringRef() +
+              "' outside the region")
+          .str();
+  return "";
+}
+
+/// Producers inside `body` of the operands of `group`'s ops that are not
+/// in the group, in a deterministic order.
+static SmallVector<Operation *>
+outsideProducers(const llvm::SetVector<Operation *> &group, Block &body) {
+  llvm::SetVector<Operation *> producers;
+  for (Operation *op : group)
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == &body && !group.contains(def))
+        producers.insert(def);
+  return producers.takeVector();
+}
+
+/// Replaces `group` (root first) by one ag.dispatch_region at the root.
+static void buildRegion(ArrayRef<Operation *> group) {
+  Operation *root = group.front();
+  SmallVector<Operation *> ordered(group);
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  DenseSet<Operation *> members(group.begin(), group.end());
+
+  // Inputs: values from outside the group, in order of first use; splat
+  // constants are cloned into the body instead.
+  llvm::SetVector<Value> inputs;
+  SmallVector<Operation *> splats;
+  for (Operation *op : ordered)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && members.contains(def))
+        continue;
+      if (def && isSplatConstant(def)) {
+        if (!llvm::is_contained(splats, def))
+          splats.push_back(def);
+        continue;
+      }
+      inputs.insert(operand);
+    }
+
+  OpBuilder b(root);
+  auto region = DispatchRegionOp::create(b, root->getLoc(),
+                                         DispatchKind::elementwise,
+                                         inputs.getArrayRef(),
+                                         root->getResult(0).getType());
+  Block &block = region.getBlock();
+  IRMapping map;
+  for (auto [input, arg] : llvm::zip(inputs, block.getArguments()))
+    map.map(input, arg);
+  b.setInsertionPointToStart(&block);
+  for (Operation *splat : splats)
+    b.clone(*splat, map);
+  for (Operation *op : ordered)
+    b.clone(*op, map);
+  YieldOp::create(b, root->getLoc(), map.lookup(root->getResult(0)));
+
+  root->getResult(0).replaceAllUsesWith(region.getResult());
+  for (Operation *op : llvm::reverse(ordered))
+    op->erase();
+  for (Operation *splat : splats)
+    if (splat->use_empty())
+      splat->erase();
+}
+
+/// Forms the regions of one entry body.
+static void formRegions(Block &body, bool explain) {
+  SmallVector<Operation *> roots;
+  for (Operation &op : llvm::reverse(body))
+    if (isElementwiseOp(&op))
+      roots.push_back(&op);
+  DenseSet<Operation *> taken;
+  SmallVector<SmallVector<Operation *>> groups;
+  for (Operation *root : roots) {
+    if (taken.contains(root))
+      continue;
+    ArrayRef<int64_t> shape = shapeOf(root->getResult(0));
+    llvm::SetVector<Operation *> group;
+    group.insert(root);
+    // Until nothing more joins: a producer used twice inside the region
+    // can only join once both users are in.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (Operation *producer : outsideProducers(group, body))
+        if (whyNotFused(producer, group, taken, shape).empty()) {
+          group.insert(producer);
+          grew = true;
+        }
+    }
+    if (explain)
+      for (Operation *producer : outsideProducers(group, body)) {
+        if (isSplatConstant(producer) || producer->getNumResults() != 1 ||
+            !isa<RankedTensorType>(producer->getResult(0).getType()) ||
+            isa<ConstantOp, ReadWeightOp, InputViewOp, ProbeOp>(producer))
+          continue;
+        producer->emitRemark()
+            << "not fused into the dispatch region of '"
+            << root->getName().getStringRef() << "' at " << root->getLoc()
+            << ": " << whyNotFused(producer, group, taken, shape);
+      }
+    taken.insert(group.begin(), group.end());
+    groups.push_back(SmallVector<Operation *>(group.begin(), group.end()));
+  }
+  for (ArrayRef<Operation *> group : groups)
+    buildRegion(group);
+}
+
+void FormDispatchRegionsPass::runOnOperation() {
+  for (Operation &op : getOperation().getOps())
+    if (isa<ForwardOp, TrainStepOp>(op))
+      formRegions(cast<FunctionOpInterface>(op).getFunctionBody().front(),
+                  explain);
+}

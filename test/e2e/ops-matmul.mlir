@@ -1,0 +1,55 @@
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: capture-aot %s -o %t/m.capmod
+// RUN: capture-interp %s --make-inputs %t/in --seed 5
+// RUN: capture-run %t/m.capmod --input a=%t/in/a.npy --input w=%t/in/w.npy --input at=%t/in/at.npy --input b=%t/in/b.npy --input row=%t/in/row.npy --input col=%t/in/col.npy --input k1=%t/in/k1.npy --input k1t=%t/in/k1t.npy --input ka=%t/in/ka.npy --input kb=%t/in/kb.npy --output-dir %t/gpu > /dev/null
+// RUN: capture-interp %s --input a=%t/in/a.npy --input w=%t/in/w.npy --input at=%t/in/at.npy --input b=%t/in/b.npy --input row=%t/in/row.npy --input col=%t/in/col.npy --input k1=%t/in/k1.npy --input k1t=%t/in/k1t.npy --input ka=%t/in/ka.npy --input kb=%t/in/kb.npy --compare %t/gpu --tolerance 1e-5 | FileCheck %s
+// RUN: capture-aot %s -o %t/gpu.capmod --target=gpu
+// RUN: capture-run %t/gpu.capmod --input a=%t/in/a.npy --input w=%t/in/w.npy --input at=%t/in/at.npy --input b=%t/in/b.npy --input row=%t/in/row.npy --input col=%t/in/col.npy --input k1=%t/in/k1.npy --input k1t=%t/in/k1t.npy --input ka=%t/in/ka.npy --input kb=%t/in/kb.npy --output-dir %t/ssbo > /dev/null
+// RUN: capture-interp %s --input a=%t/in/a.npy --input w=%t/in/w.npy --input at=%t/in/at.npy --input b=%t/in/b.npy --input row=%t/in/row.npy --input col=%t/in/col.npy --input k1=%t/in/k1.npy --input k1t=%t/in/k1t.npy --input ka=%t/in/ka.npy --input kb=%t/in/kb.npy --compare %t/ssbo --tolerance 1e-5 | FileCheck %s
+
+// The register-blocked matmul template against the interpreter, with both
+// read paths (texel buffers: the lavapipe target; storage buffers: gpu), on
+// the shapes that exercise its tails and layouts: every transpose form,
+// sizes that are not multiples of the 4x4 tile or of the vec4 width (scalar
+// loads), one row, one column, K = 1, and K = 70000 (past llvmpipe's
+// 65535-iteration loop limit if the K loop were not blocked).
+
+// CHECK-DAG: compare awt: {{.*}}: ok
+// CHECK-DAG: compare atb: {{.*}}: ok
+// CHECK-DAG: compare ab: {{.*}}: ok
+// CHECK-DAG: compare odd: {{.*}}: ok
+// CHECK-DAG: compare oddt: {{.*}}: ok
+// CHECK-DAG: compare dot: {{.*}}: ok
+// CHECK-DAG: compare outer: {{.*}}: ok
+// CHECK-DAG: compare k1_ab: {{.*}}: ok
+// CHECK-DAG: compare k1_tt: {{.*}}: ok
+// CHECK-DAG: compare klong: {{.*}}: ok
+// CHECK-NOT: FAIL
+
+ag.forward @f(%a: tensor<12x16xf32> {ag.name = "a"}, %w: tensor<20x16xf32> {ag.name = "w"},
+              %at: tensor<16x12xf32> {ag.name = "at"}, %b: tensor<16x20xf32> {ag.name = "b"},
+              %row: tensor<1x7xf32> {ag.name = "row"}, %col: tensor<7x1xf32> {ag.name = "col"},
+              %k1: tensor<5x1xf32> {ag.name = "k1"}, %k1t: tensor<1x6xf32> {ag.name = "k1t"},
+              %ka: tensor<2x70000xf32> {ag.name = "ka"}, %kb: tensor<3x70000xf32> {ag.name = "kb"})
+    -> (tensor<12x20xf32> {ag.name = "awt"}, tensor<12x20xf32> {ag.name = "atb"},
+        tensor<12x20xf32> {ag.name = "ab"}, tensor<7x7xf32> {ag.name = "odd"},
+        tensor<7x7xf32> {ag.name = "oddt"}, tensor<1x1xf32> {ag.name = "dot"},
+        tensor<7x7xf32> {ag.name = "outer"}, tensor<5x6xf32> {ag.name = "k1_ab"},
+        tensor<6x5xf32> {ag.name = "k1_tt"}, tensor<2x3xf32> {ag.name = "klong"}) {
+  // The forward A·Wᵀ (vec4 along K for both), Aᵀ·B and A·B (vec4 along M / N).
+  %0 = ag.matmul %a, %w {transpose_b} : (tensor<12x16xf32>, tensor<20x16xf32>) -> tensor<12x20xf32>
+  %1 = ag.matmul %at, %b {transpose_a} : (tensor<16x12xf32>, tensor<16x20xf32>) -> tensor<12x20xf32>
+  %2 = ag.matmul %a, %b : (tensor<12x16xf32>, tensor<16x20xf32>) -> tensor<12x20xf32>
+  // 7 everywhere: partial tiles, scalar loads, a K remainder of 3.
+  %3 = ag.matmul %col, %row : (tensor<7x1xf32>, tensor<1x7xf32>) -> tensor<7x7xf32>
+  %4 = ag.matmul %row, %row {transpose_a} : (tensor<1x7xf32>, tensor<1x7xf32>) -> tensor<7x7xf32>
+  %5 = ag.matmul %row, %col : (tensor<1x7xf32>, tensor<7x1xf32>) -> tensor<1x1xf32>
+  %6 = ag.matmul %col, %col {transpose_b} : (tensor<7x1xf32>, tensor<7x1xf32>) -> tensor<7x7xf32>
+  %7 = ag.matmul %k1, %k1t : (tensor<5x1xf32>, tensor<1x6xf32>) -> tensor<5x6xf32>
+  %8 = ag.matmul %k1t, %k1 {transpose_a, transpose_b} : (tensor<1x6xf32>, tensor<5x1xf32>) -> tensor<6x5xf32>
+  %9 = ag.matmul %ka, %kb {transpose_b} : (tensor<2x70000xf32>, tensor<3x70000xf32>) -> tensor<2x3xf32>
+  ag.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9
+      : tensor<12x20xf32>, tensor<12x20xf32>, tensor<12x20xf32>, tensor<7x7xf32>,
+        tensor<7x7xf32>, tensor<1x1xf32>, tensor<7x7xf32>, tensor<5x6xf32>,
+        tensor<6x5xf32>, tensor<2x3xf32>
+}
