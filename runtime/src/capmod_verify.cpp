@@ -361,11 +361,17 @@ private:
         uint64_t bytes = 4;
         for (int64_t dim : k.bindingShapes[b])
           bytes *= dim < 0 ? 0 : static_cast<uint64_t>(dim);
-        // A texel binding's last texel may hold padding past the tensor.
-        uint64_t expected = bytes;
-        if (texel)
-          expected = bytes / kRgba32fTexelBytes * kRgba32fTexelBytes +
-                     (bytes % kRgba32fTexelBytes ? kRgba32fTexelBytes : 0);
+        // A texel binding's last texel may hold padding past the tensor;
+        // so may a read-only storage binding's last vec4 (kernels read
+        // tensors as vec4 elements).
+        uint64_t rounded =
+            bytes / kRgba32fTexelBytes * kRgba32fTexelBytes +
+            (bytes % kRgba32fTexelBytes ? kRgba32fTexelBytes : 0);
+        bool written = std::find(d.writes.begin(), d.writes.end(), b) !=
+                       d.writes.end();
+        uint64_t expected = texel ? rounded : bytes;
+        if (!texel && !written && r.size == rounded)
+          expected = rounded;
         if (expected != r.size)
           return fail(bw + " is " + str(r.size) + " bytes, but kernel '" +
                       k.name + "' binds a tensor of " + str(bytes) +

@@ -439,19 +439,19 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   if (update) {
     ParamPackOp paramPack = packOf(update, update.getPackAttr());
     int64_t size = static_cast<int64_t>(paramPack.getSize());
-    auto flat = RankedTensorType::get({size}, b.getF32Type());
-    launch(kernels.getOrCreateAdamW(size), size,
-           {viewOf(where.lookup(rootOf(update.getGrads())), flat),
-            viewOf(where.lookup(rootOf(update.getGradNorm())),
-                   update.getGradNorm().getType()),
-            viewOf(where.lookup(rootOf(update.getHyper())),
-                   update.getHyper().getType()),
-            viewOf({Home::Weights, offsetAttr(paramPack, kWeightOffsetAttr)},
-                   flat),
-            viewOf({Home::Optimizer, offsetAttr(paramPack, kMoment1OffsetAttr)},
-                   flat),
-            viewOf({Home::Optimizer, offsetAttr(paramPack, kMoment2OffsetAttr)},
-                   flat)},
+    gpu::GPUFuncOp adamw = kernels.getOrCreateAdamW(size);
+    ArrayRef<Type> types = adamw.getArgumentTypes();
+    Placement params{Home::Weights, offsetAttr(paramPack, kWeightOffsetAttr)};
+    Placement m1{Home::Optimizer, offsetAttr(paramPack, kMoment1OffsetAttr)};
+    Placement m2{Home::Optimizer, offsetAttr(paramPack, kMoment2OffsetAttr)};
+    // Parameters and moments twice: read views, then the written ranges.
+    launch(adamw, KernelBuilder::adamWWorkItems(size),
+           {viewOfType(where.lookup(rootOf(update.getGrads())), types[0]),
+            viewOfType(where.lookup(rootOf(update.getGradNorm())), types[1]),
+            viewOfType(where.lookup(rootOf(update.getHyper())), types[2]),
+            viewOfType(params, types[3]), viewOfType(m1, types[4]),
+            viewOfType(m2, types[5]), viewOfType(params, types[6]),
+            viewOfType(m1, types[7]), viewOfType(m2, types[8])},
            update.getLoc());
     func->setAttr(kTrainAttr, trainInfo(trainStep, update, pack));
   }

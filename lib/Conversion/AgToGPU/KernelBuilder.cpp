@@ -259,6 +259,10 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
   return TwoPass{partial, final, split->parts};
 }
 
+int64_t KernelBuilder::adamWWorkItems(int64_t size) {
+  return (size + kAdamWLanes - 1) / kAdamWLanes;
+}
+
 gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size) {
   std::string key;
   llvm::raw_string_ostream(key) << "adamw:" << size;
@@ -266,15 +270,23 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size) {
     return it->second;
   MLIRContext *ctx = module.getContext();
   auto f32 = Float32Type::get(ctx);
+  int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
   auto flat = MemRefType::get({size}, f32);
+  auto flat4 = MemRefType::get({vectors}, VectorType::get({kAdamWLanes}, f32));
   auto scalar = MemRefType::get({}, f32);
   auto hyper = MemRefType::get({ag::kAdamWHyperValues}, f32);
-  gpu::GPUFuncOp func =
-      createKernel("adamw", {flat, scalar, hyper, flat, flat, flat}, size,
-                   [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-                     emitAdamW(b, loc, i, args);
-                   });
-  func->setAttr(kKernelWritesAttr, DenseI32ArrayAttr::get(ctx, {3, 4, 5}));
+  gpu::GPUFuncOp func = createKernel(
+      "adamw", {flat4, scalar, hyper, flat4, flat4, flat4, flat, flat, flat},
+      vectors, [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+        emitAdamW(size, b, loc, i, args);
+      });
+  func->setAttr(kKernelWritesAttr, DenseI32ArrayAttr::get(ctx, {6, 7, 8}));
+  Attribute pack = DenseI64ArrayAttr::get(ctx, {size});
+  SmallVector<Attribute> shapes = {
+      pack, DenseI64ArrayAttr::get(ctx, {}),
+      DenseI64ArrayAttr::get(ctx, {ag::kAdamWHyperValues})};
+  shapes.append(6, pack);
+  func->setAttr(kBindingShapesAttr, ArrayAttr::get(ctx, shapes));
   cache[key] = func;
   return func;
 }

@@ -118,8 +118,8 @@ void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,
 //===----------------------------------------------------------------------===//
 
 /// The elementwise region template: work item `i` computes 4 consecutive
-/// output elements (vec4 loads of the inputs that allow them) or, when the
-/// result's size is not a multiple of 4, one element.
+/// output elements (vec4 loads of the inputs that allow them; a tail is
+/// masked) or, for results of fewer than 4 elements, one element.
 void emitElementwiseRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                            mlir::Location loc, mlir::Value i,
                            mlir::ValueRange args);
@@ -184,11 +184,16 @@ void emitMse(ag::MseOp op, mlir::OpBuilder &b, mlir::Location loc,
 // Optimizer (OptimizerKernels.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Element `i` of torch.optim.AdamW's update. args: flat gradients,
-/// grad_norm, hyperparameters, parameters, first and second moments; writes
-/// nothing when grad_norm is not finite.
-void emitAdamW(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
-               mlir::ValueRange args);
+/// Elements handled by one work item of the AdamW kernel.
+constexpr int64_t kAdamWLanes = 4;
+
+/// Work item `i` (elements 4i .. 4i+3) of torch.optim.AdamW's update of a
+/// pack of `size` elements. args: flat gradients, grad_norm,
+/// hyperparameters, then the parameters and both moments as vec4 reads,
+/// then the same three as f32 writes; writes nothing when grad_norm is not
+/// finite.
+void emitAdamW(int64_t size, mlir::OpBuilder &b, mlir::Location loc,
+               mlir::Value i, mlir::ValueRange args);
 
 } // namespace capture::kernels
 

@@ -1,7 +1,10 @@
 //===- OptimizerKernels.cpp - The AdamW update kernel ---------------------===//
 //
 // torch.optim.AdamW (single-tensor form) per element of the flat parameter
-// array. The gradient-norm check happens here, on the device, so that the
+// array, four elements per work item. The parameters and moments are read
+// through read-only views (texel buffers on lavapipe) of the same ranges
+// the kernel writes: each work item reads its own four elements before it
+// writes them, and no other work item touches them. The gradient-norm check happens here, on the device, so that the
 // whole step stays one submission: when the norm is NaN or infinite the
 // kernel writes nothing and the weights and moments keep their exact bits.
 //
@@ -13,6 +16,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace capture;
@@ -28,10 +32,11 @@ static Value isFinite(OpBuilder &b, Location loc, Value x) {
                                mask);
 }
 
-void capture::kernels::emitAdamW(OpBuilder &b, Location loc, Value i,
-                                 ValueRange args) {
+void capture::kernels::emitAdamW(int64_t size, OpBuilder &b, Location loc,
+                                 Value i, ValueRange args) {
   Value grads = args[0], normBuf = args[1], hyper = args[2];
-  Value params = args[3], m1 = args[4], m2 = args[5];
+  Value paramsIn = args[3], m1In = args[4], m2In = args[5];
+  Value params = args[6], m1 = args[7], m2 = args[8];
   Value norm = memref::LoadOp::create(b, loc, normBuf, ValueRange());
   auto ifOp = scf::IfOp::create(b, loc, isFinite(b, loc, norm),
                                 /*withElseRegion=*/false);
@@ -56,20 +61,45 @@ void capture::kernels::emitAdamW(OpBuilder &b, Location loc, Value i,
   auto div = [&](Value x, Value y) -> Value {
     return arith::DivFOp::create(b, loc, x, y);
   };
+  auto lane = [&](Value v, int64_t l) -> Value {
+    return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l});
+  };
 
-  Value g = memref::LoadOp::create(b, loc, grads, ValueRange{i});
-  Value p = memref::LoadOp::create(b, loc, params, ValueRange{i});
-  Value m = memref::LoadOp::create(b, loc, m1, ValueRange{i});
-  Value v = memref::LoadOp::create(b, loc, m2, ValueRange{i});
-  // Decoupled weight decay, then the moments of the (clipped) gradient.
-  p = mul(p, sub(one, mul(lr, wd)));
-  m = add(mul(beta1, m), mul(sub(one, beta1), g));
-  v = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
-  Value denom = add(
-      div(math::SqrtOp::create(b, loc, v), math::SqrtOp::create(b, loc, bc2)),
-      eps);
-  p = sub(p, mul(div(lr, bc1), div(m, denom)));
-  memref::StoreOp::create(b, loc, p, params, ValueRange{i});
-  memref::StoreOp::create(b, loc, m, m1, ValueRange{i});
-  memref::StoreOp::create(b, loc, v, m2, ValueRange{i});
+  // Four elements per work item: one vec4 read of each array.
+  Value g4 = memref::LoadOp::create(b, loc, grads, ValueRange{i});
+  Value p4 = memref::LoadOp::create(b, loc, paramsIn, ValueRange{i});
+  Value m4 = memref::LoadOp::create(b, loc, m1In, ValueRange{i});
+  Value v4 = memref::LoadOp::create(b, loc, m2In, ValueRange{i});
+  Value first = arith::MulIOp::create(b, loc, i, indexConst(b, loc, kAdamWLanes));
+  for (int64_t l = 0; l < kAdamWLanes; ++l) {
+    Value g = lane(g4, l), p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
+    // Decoupled weight decay, then the moments of the (clipped) gradient.
+    p = mul(p, sub(one, mul(lr, wd)));
+    m = add(mul(beta1, m), mul(sub(one, beta1), g));
+    v = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
+    Value denom = add(div(math::SqrtOp::create(b, loc, v),
+                          math::SqrtOp::create(b, loc, bc2)),
+                      eps);
+    p = sub(p, mul(div(lr, bc1), div(m, denom)));
+    Value e = l == 0 ? first
+                     : arith::AddIOp::create(b, loc, first,
+                                             indexConst(b, loc, l));
+    auto store = [&](OpBuilder &sb, Location sloc) {
+      memref::StoreOp::create(sb, sloc, p, params, ValueRange{e});
+      memref::StoreOp::create(sb, sloc, m, m1, ValueRange{e});
+      memref::StoreOp::create(sb, sloc, v, m2, ValueRange{e});
+    };
+    // The last work item's lanes past the pack read its padding and store
+    // nothing.
+    if (l == 0 || size % kAdamWLanes == 0) {
+      store(b, loc);
+      continue;
+    }
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
+                                         indexConst(b, loc, size));
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
+      store(nb, nloc);
+      scf::YieldOp::create(nb, nloc);
+    });
+  }
 }

@@ -2,7 +2,7 @@
 //
 // One kernel per ag.dispatch_region elementwise: every work item evaluates
 // the region's body for 4 consecutive output elements, in registers, and
-// stores only the result. Inputs of the result's shape, and inputs that
+// stores only the result (a tail of 1-3 elements is masked). Inputs of the result's shape, and inputs that
 // broadcast a trailing block of it (a bias row) whose size is a multiple of
 // 4, are bound as vector<4xf32> elements: one load per input per work item
 // (one texel read on lavapipe). Other inputs are loaded per element at
@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -46,9 +47,18 @@ static RankedTensorType resultType(DispatchRegionOp op) {
   return cast<RankedTensorType>(op.getResult().getType());
 }
 
-/// Whether work items are 4 elements.
+/// Whether work items are 4 elements: always but for tiny results. When
+/// the size is not a multiple of 4, the last work item's extra lanes read
+/// the padding of the inputs' last vec4 (every range a kernel binds starts
+/// at a 256-byte boundary, so its last 16 bytes are in its own slot),
+/// compute garbage and store nothing.
 static bool vectorized(DispatchRegionOp op) {
-  return resultType(op).getNumElements() % kLanes == 0;
+  return resultType(op).getNumElements() >= kLanes;
+}
+
+/// Whether the last work item has lanes past the result.
+static bool hasTail(DispatchRegionOp op) {
+  return resultType(op).getNumElements() % kLanes != 0;
 }
 
 static InputRead readOf(DispatchRegionOp op, Value input) {
@@ -63,6 +73,7 @@ static InputRead readOf(DispatchRegionOp op, Value input) {
   ArrayRef<int64_t> shape = type.getShape();
   while (!shape.empty() && shape.front() == 1)
     shape = shape.drop_front();
+  // (A trailing block of a multiple of 4 elements implies a result of one.)
   if (shape.size() <= result.size() &&
       result.take_back(shape.size()) == shape &&
       type.getNumElements() % kLanes == 0)
@@ -72,7 +83,7 @@ static InputRead readOf(DispatchRegionOp op, Value input) {
 
 int64_t capture::kernels::elementwiseRegionWorkItems(DispatchRegionOp op) {
   int64_t n = resultType(op).getNumElements();
-  return vectorized(op) ? n / kLanes : n;
+  return vectorized(op) ? (n + kLanes - 1) / kLanes : n;
 }
 
 SmallVector<Type>
@@ -84,8 +95,8 @@ capture::kernels::elementwiseRegionArgTypes(DispatchRegionOp op) {
     auto type = cast<RankedTensorType>(input.getType());
     InputRead read = readOf(op, input);
     if (read == InputRead::Same || read == InputRead::Trailing)
-      types.push_back(
-          MemRefType::get({type.getNumElements() / kLanes}, vec4));
+      types.push_back(MemRefType::get(
+          {(type.getNumElements() + kLanes - 1) / kLanes}, vec4));
     else
       types.push_back(MemRefType::get(type.getShape(), f32));
   }
@@ -117,7 +128,7 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
     switch (readOf(op, input)) {
     case InputRead::Same:
     case InputRead::Trailing: {
-      int64_t vectors = type.getNumElements() / kLanes;
+      int64_t vectors = (type.getNumElements() + kLanes - 1) / kLanes;
       Value at = i;
       if (vectors != elementwiseRegionWorkItems(op))
         at = arith::RemUIOp::create(b, loc, i, indexConst(b, loc, vectors));
@@ -138,6 +149,10 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
         Value e = l == 0 ? first
                          : arith::AddIOp::create(b, loc, first,
                                                  indexConst(b, loc, l));
+        // Lanes past the result load the last element instead.
+        if (l > 0 && hasTail(op))
+          e = arith::MinUIOp::create(
+              b, loc, e, indexConst(b, loc, result.getNumElements() - 1));
         SmallVector<Value> idx = delinearize(b, loc, e, result.getShape());
         lane.push_back(memref::LoadOp::create(
             b, loc, memref, broadcastIndices(b, loc, idx, type.getShape())));
@@ -165,7 +180,17 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
     Value e = l == 0 ? first
                      : arith::AddIOp::create(b, loc, first,
                                              indexConst(b, loc, l));
-    memref::StoreOp::create(b, loc, scalar.lookup(op.getYielded()), args.back(),
-                            ValueRange{e});
+    Value value = scalar.lookup(op.getYielded());
+    if (l == 0 || !hasTail(op)) {
+      memref::StoreOp::create(b, loc, value, args.back(), ValueRange{e});
+      continue;
+    }
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
+                              indexConst(b, loc, result.getNumElements()));
+    scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
+      memref::StoreOp::create(nb, nloc, value, args.back(), ValueRange{e});
+      scf::YieldOp::create(nb, nloc);
+    });
   }
 }

@@ -45,9 +45,13 @@ public:
   std::optional<TwoPass> getOrCreateTwoPass(mlir::Operation *op);
 
   /// Returns the AdamW kernel of a pack of `size` elements. Arguments: flat
-  /// gradients, grad_norm, the 7 hyperparameters, then the parameters and
-  /// both moments, which it updates in place (kKernelWritesAttr says so).
+  /// gradients, grad_norm, the 7 hyperparameters, read views of the
+  /// parameters and both moments, then the same three ranges again, which
+  /// it updates in place (kKernelWritesAttr says so).
   mlir::gpu::GPUFuncOp getOrCreateAdamW(int64_t size);
+
+  /// Work items of the AdamW kernel of a pack of `size` elements.
+  static int64_t adamWWorkItems(int64_t size);
 
   /// Workgroups to launch for a kernel running `items` work items.
   int64_t groupsFor(int64_t items) const;
