@@ -64,17 +64,16 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK: return
 
 // The kernels: one gpu.module each, a grid-stride loop over work items.
-// The matmul's work item is a 4x4 tile of the result (1 x 2 tiles here);
-// K = 4 is one block: A's row is one vector load, B's 4 rows four.
+// The matmul's work item is an 8x8 tile of the result, or 4 along a side
+// under 8: one 4x8 tile here. K = 4 is one block: each of A's rows is one
+// vector load, each of B's 4 rows two (vec4 along N).
 // CHECK: gpu.module @[[MM]]
 // CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2xvector<4xf32>>, %[[BB:.*]]: memref<8xvector<4xf32>>, %[[R:.*]]: memref<2x8xf32>) kernel attributes {ag.binding_shapes = [array<i64: 2, 4>, array<i64: 4, 8>, array<i64: 2, 8>], spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c2 step
-// CHECK: %[[TILECOL:.*]] = arith.remui %[[I]], %c2
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c1 step
 // CHECK: %[[A0:.*]] = memref.load %[[A]][%{{.*}}] : memref<2xvector<4xf32>>
 // CHECK: vector.extract %[[A0]][0] : f32 from vector<4xf32>
-// CHECK: memref.load %[[BB]][%[[TILECOL]]] : memref<8xvector<4xf32>>
-// CHECK: %[[ROW1:.*]] = arith.addi %[[TILECOL]], %c2
-// CHECK: memref.load %[[BB]][%[[ROW1]]] : memref<8xvector<4xf32>>
+// CHECK: memref.load %[[BB]][%c0] : memref<8xvector<4xf32>>
+// CHECK: memref.load %[[BB]][%c1] : memref<8xvector<4xf32>>
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: memref.store %{{.*}}, %[[R]]

@@ -135,7 +135,7 @@ llvm::SmallVector<mlir::Type> elementwiseRegionArgTypes(ag::DispatchRegionOp op)
 //===----------------------------------------------------------------------===//
 
 /// The register-blocked matmul template (MatmulKernels.cpp): work item `i`
-/// computes one 4x4 tile of the result.
+/// computes one tile of the result (8x8, or 4 along a side under 8).
 void emitTiledMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value i, mlir::ValueRange args);
 /// Work items of the matmul template: its result tiles.

@@ -1,7 +1,7 @@
 //===- MatmulKernels.cpp - Register-blocked matmul template ---------------===//
 //
-// Each work item owns a kTileM x kTileN tile of the result and walks K in
-// blocks of 4, keeping the tile's accumulators in registers. An operand
+// Each work item owns a tileM x tileN (8 or 4) tile of the result and walks
+// K in blocks of 4, keeping the tile's accumulators in registers. An operand
 // whose contiguous dimension is a multiple of 4 is bound as vector<4xf32>
 // elements, so one load fetches four consecutive values along that
 // dimension: along K for A (no transpose) and for B with transpose_b (the
@@ -29,9 +29,7 @@ using namespace capture::kernels;
 
 namespace {
 
-/// Rows and columns of the result tile of one work item.
-constexpr int64_t kTileM = 4, kTileN = 4;
-/// Values fetched by one vector load.
+/// Values fetched by one vector load; tile sides are multiples of it.
 constexpr int64_t kVec = 4;
 
 /// The shapes and read layout of one matmul.
@@ -43,12 +41,19 @@ struct MatmulPlan {
   /// Whether A and B are bound as vector<4xf32> along their contiguous
   /// dimension (K or M for A, K or N for B).
   bool aVec, bVec;
+  /// Rows and columns of the result tile of one work item.
+  int64_t tileM, tileN;
 
-  int64_t tilesM() const { return (m + kTileM - 1) / kTileM; }
-  int64_t tilesN() const { return (n + kTileN - 1) / kTileN; }
+  int64_t tilesM() const { return (m + tileM - 1) / tileM; }
+  int64_t tilesN() const { return (n + tileN - 1) / tileN; }
 };
 
 } // namespace
+
+/// The tile side along a result dimension of `size`: 8 (fewer work items,
+/// more reuse of each loaded vector; measured best on llvmpipe for the 64-
+/// to 256-wide layers of the workloads) unless the dimension is smaller.
+static int64_t tileSide(int64_t size) { return size >= 8 ? 8 : kVec; }
 
 static MatmulPlan planOf(MatmulOp op) {
   MatmulPlan p;
@@ -58,9 +63,10 @@ static MatmulPlan planOf(MatmulOp op) {
   p.m = result.getDimSize(0);
   p.n = result.getDimSize(1);
   p.k = tensorType(op.getLhs()).getDimSize(p.ta ? 0 : 1);
-  // A vec4 along M needs whole 4-row groups per tile (kTileM == kVec).
   p.aVec = p.ta ? p.m % kVec == 0 : p.k % kVec == 0;
   p.bVec = p.tb ? p.k % kVec == 0 : p.n % kVec == 0;
+  p.tileM = tileSide(p.m);
+  p.tileN = tileSide(p.n);
   return p;
 }
 
@@ -112,15 +118,22 @@ public:
     tileRow = arith::DivUIOp::create(b, loc, item, tilesN);
     tileCol = arith::RemUIOp::create(b, loc, item, tilesN);
     // Clamped row/column indices keep every load inside the tensors.
-    for (int64_t r = 0; r < kTileM; ++r)
-      rows.push_back(clamped(affine(b, loc, tileRow, kTileM, r), p.m));
-    for (int64_t cc = 0; cc < kTileN; ++cc)
-      cols.push_back(clamped(affine(b, loc, tileCol, kTileN, cc), p.n));
+    for (int64_t r = 0; r < p.tileM; ++r)
+      rows.push_back(clamped(affine(b, loc, tileRow, p.tileM, r), p.m));
+    for (int64_t cc = 0; cc < p.tileN; ++cc)
+      cols.push_back(clamped(affine(b, loc, tileCol, p.tileN, cc), p.n));
+    // Vector indices along M / N of the tile's 4-groups, clamped.
+    for (int64_t r4 = 0; r4 < p.tileM / kVec; ++r4)
+      rowVecs.push_back(clamped(affine(b, loc, tileRow, p.tileM / kVec, r4),
+                                (p.m + kVec - 1) / kVec));
+    for (int64_t c4 = 0; c4 < p.tileN / kVec; ++c4)
+      colVecs.push_back(clamped(affine(b, loc, tileCol, p.tileN / kVec, c4),
+                                (p.n + kVec - 1) / kVec));
   }
 
   void emit() {
     Value zero = f32Const(b, loc, 0.0);
-    SmallVector<Value> acc(kTileM * kTileN, zero);
+    SmallVector<Value> acc(p.tileM * p.tileN, zero);
     int64_t blocks = p.k / kVec, rest = p.k % kVec;
     if (blocks > 0) {
       auto loop = scf::ForOp::create(
@@ -167,10 +180,10 @@ private:
       ks.push_back(affine(b, loc, k0, 1, kk));
 
     // av[r][kk] and bv[kk][cc].
-    SmallVector<SmallVector<Value>> av(kTileM), bv(count);
+    SmallVector<SmallVector<Value>> av(p.tileM), bv(count);
     if (p.aVec && !p.ta) {
       // A[m, k..k+3] is one vector: row m, vector kb.
-      for (int64_t r = 0; r < kTileM; ++r) {
+      for (int64_t r = 0; r < p.tileM; ++r) {
         Value at = arith::AddIOp::create(
             b, loc, affine(b, loc, rows[r], p.k / kVec, 0), kb);
         Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
@@ -178,18 +191,19 @@ private:
           av[r].push_back(lane(b, loc, v, kk));
       }
     } else if (p.aVec && p.ta) {
-      // A stored [K, M]: A[k, m0..m0+3] is one vector.
-      for (int64_t r = 0; r < kTileM; ++r)
+      // A stored [K, M]: A[k, m..m+3] is one vector.
+      for (int64_t r = 0; r < p.tileM; ++r)
         av[r].resize(count);
-      for (int64_t kk = 0; kk < count; ++kk) {
-        Value at = arith::AddIOp::create(
-            b, loc, affine(b, loc, ks[kk], p.m / kVec, 0), tileRow);
-        Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
-        for (int64_t r = 0; r < kTileM; ++r)
-          av[r][kk] = lane(b, loc, v, r);
-      }
+      for (int64_t kk = 0; kk < count; ++kk)
+        for (auto [r4, vec] : llvm::enumerate(rowVecs)) {
+          Value at = arith::AddIOp::create(
+              b, loc, affine(b, loc, ks[kk], p.m / kVec, 0), vec);
+          Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
+          for (int64_t l = 0; l < kVec; ++l)
+            av[r4 * kVec + l][kk] = lane(b, loc, v, l);
+        }
     } else {
-      for (int64_t r = 0; r < kTileM; ++r)
+      for (int64_t r = 0; r < p.tileM; ++r)
         for (int64_t kk = 0; kk < count; ++kk)
           av[r].push_back(scalarA(r, ks[kk]));
     }
@@ -197,8 +211,8 @@ private:
     if (p.bVec && p.tb) {
       // B stored [N, K]: B[n, k..k+3] is one vector.
       for (int64_t kk = 0; kk < count; ++kk)
-        bv[kk].resize(kTileN);
-      for (int64_t cc = 0; cc < kTileN; ++cc) {
+        bv[kk].resize(p.tileN);
+      for (int64_t cc = 0; cc < p.tileN; ++cc) {
         Value at = arith::AddIOp::create(
             b, loc, affine(b, loc, cols[cc], p.k / kVec, 0), kb);
         Value v = memref::LoadOp::create(b, loc, bm, ValueRange{at});
@@ -206,25 +220,26 @@ private:
           bv[kk][cc] = lane(b, loc, v, kk);
       }
     } else if (p.bVec && !p.tb) {
-      // B stored [K, N]: B[k, n0..n0+3] is one vector.
-      for (int64_t kk = 0; kk < count; ++kk) {
-        Value at = arith::AddIOp::create(
-            b, loc, affine(b, loc, ks[kk], p.n / kVec, 0), tileCol);
-        Value v = memref::LoadOp::create(b, loc, bm, ValueRange{at});
-        for (int64_t cc = 0; cc < kTileN; ++cc)
-          bv[kk].push_back(lane(b, loc, v, cc));
-      }
+      // B stored [K, N]: B[k, n..n+3] is one vector.
+      for (int64_t kk = 0; kk < count; ++kk)
+        for (Value vec : colVecs) {
+          Value at = arith::AddIOp::create(
+              b, loc, affine(b, loc, ks[kk], p.n / kVec, 0), vec);
+          Value v = memref::LoadOp::create(b, loc, bm, ValueRange{at});
+          for (int64_t l = 0; l < kVec; ++l)
+            bv[kk].push_back(lane(b, loc, v, l));
+        }
     } else {
       for (int64_t kk = 0; kk < count; ++kk)
-        for (int64_t cc = 0; cc < kTileN; ++cc)
+        for (int64_t cc = 0; cc < p.tileN; ++cc)
           bv[kk].push_back(scalarB(ks[kk], cc));
     }
 
     // In k order per element, as the interpreter sums.
     for (int64_t kk = 0; kk < count; ++kk)
-      for (int64_t r = 0; r < kTileM; ++r)
-        for (int64_t cc = 0; cc < kTileN; ++cc) {
-          Value &sum = acc[r * kTileN + cc];
+      for (int64_t r = 0; r < p.tileM; ++r)
+        for (int64_t cc = 0; cc < p.tileN; ++cc) {
+          Value &sum = acc[r * p.tileN + cc];
           Value prod = arith::MulFOp::create(b, loc, av[r][kk], bv[kk][cc]);
           sum = arith::AddFOp::create(b, loc, sum, prod);
         }
@@ -232,19 +247,19 @@ private:
 
   /// Stores the tile's elements that lie inside the result.
   void store(ArrayRef<Value> acc) {
-    for (int64_t r = 0; r < kTileM; ++r)
-      for (int64_t cc = 0; cc < kTileN; ++cc) {
-        Value row = affine(b, loc, tileRow, kTileM, r);
-        Value col = affine(b, loc, tileCol, kTileN, cc);
-        Value value = acc[r * kTileN + cc];
+    for (int64_t r = 0; r < p.tileM; ++r)
+      for (int64_t cc = 0; cc < p.tileN; ++cc) {
+        Value row = affine(b, loc, tileRow, p.tileM, r);
+        Value col = affine(b, loc, tileCol, p.tileN, cc);
+        Value value = acc[r * p.tileN + cc];
         Value inside;
         auto below = [&](Value index, int64_t bound) {
           return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                        index, indexConst(b, loc, bound));
         };
-        if (p.m % kTileM != 0)
+        if (p.m % p.tileM != 0)
           inside = below(row, p.m);
-        if (p.n % kTileN != 0) {
+        if (p.n % p.tileN != 0) {
           Value colOk = below(col, p.n);
           inside =
               inside ? arith::AndIOp::create(b, loc, inside, colOk) : colOk;
@@ -269,6 +284,8 @@ private:
   Value tileRow, tileCol;
   /// Clamped result rows and columns of the tile.
   SmallVector<Value> rows, cols;
+  /// Clamped vector indices (along M, along N) of the tile's 4-groups.
+  SmallVector<Value> rowVecs, colVecs;
 };
 
 } // namespace
