@@ -112,9 +112,27 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
 static std::string kernelKey(Operation *op) {
   std::string key;
   llvm::raw_string_ostream os(key);
-  // A region is its body: the generic form prints it without locations.
-  if (isa<DispatchRegionOp>(op)) {
-    op->print(os, OpPrintingFlags().printGenericOpForm());
+  // A region is its body: ops, attributes and types, with values numbered
+  // in order of definition (block arguments first), so that equal bodies
+  // over different operands share a kernel.
+  if (auto region = dyn_cast<DispatchRegionOp>(op)) {
+    DenseMap<Value, unsigned> number;
+    Block &body = region.getBlock();
+    os << op->getName() << region.getKindAttr() << '(';
+    for (BlockArgument arg : body.getArguments()) {
+      number[arg] = number.size();
+      os << arg.getType() << ',';
+    }
+    os << ")->" << region.getResult().getType();
+    for (Operation &inner : body) {
+      os << ';' << inner.getName() << inner.getAttrDictionary();
+      for (Value operand : inner.getOperands())
+        os << " %" << number.lookup(operand);
+      for (Value result : inner.getResults()) {
+        number[result] = number.size();
+        os << " ->" << result.getType();
+      }
+    }
     return key;
   }
   os << op->getName() << op->getAttrDictionary();
