@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""The MLP classifier step of ../shared/workloads/README.md (784-256-256-10,
+"""The MLP classifier step of the benchmark workloads (784-256-256-10,
 ReLU, cross-entropy, batch 128, AdamW lr 1e-3 after clip_grad_norm_(1.0))
-in PyTorch on the CPU, timed like ppo_torch.py: the peer for bench/run.py.
+in PyTorch on the CPU, timed like bench/ppo_torch.py: the peer for bench/run.py.
 
 usage: /usr/bin/python3 mlp_torch.py [--steps 200] [--threads 1]
 """
 import argparse
+import statistics
 import time
 
 import torch
@@ -34,9 +35,12 @@ def step():
 
 for _ in range(20):
     step()
-t = time.perf_counter()
+times = []
 for _ in range(a.steps):
+    t0 = time.perf_counter()
     step()
-dt = (time.perf_counter() - t) / a.steps
+    times.append((time.perf_counter() - t0) * 1e6)
+q = statistics.quantiles(times, n=10) if len(times) > 1 else times * 9
 print(f"torch {torch.__version__} threads={torch.get_num_threads()} mlp batch=128: "
-      f"{dt * 1e6:.1f} us/step")
+      f"{statistics.mean(times):.1f} us/step (median {statistics.median(times):.1f}, "
+      f"p10 {q[0]:.1f}, p90 {q[8]:.1f})")

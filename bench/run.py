@@ -1,14 +1,25 @@
 #!/usr/bin/python3
-"""Benchmarks a captured training step against the same kernels run eagerly
-(one submission per kernel) and against PyTorch on the CPU, side by side in
-one run, and prints ratios (above 1: the replay is faster). Runs alternate (replay, eager, torch, replay,
-...) so that machine noise hits all three alike; each figure is the median
-over the rounds of a run's mean time per step.
+"""Capture's benchmark: a captured training step replayed as one submission
+per step, the same kernels run eagerly (one submission per kernel), and the
+PyTorch peer on the CPU with 1 and 2 threads, side by side in one run. Runs
+alternate (replay, eager, torch 1, torch 2, replay, ...) so that machine
+noise hits all alike. Each run reports its per-step median, p10 and p90;
+the figures here are the medians of those over the rounds. Ratios above 1
+mean the replay is faster.
+
+Also measured, on the same device: the floor terms (an empty-ish replay:
+submit + wait with one tiny dispatch; the gap each extra dispatch adds; a
+1 MiB upload + download) and the host overhead per replay (pack + submit +
+unpack, not the wait), from capture-run's profile.
 
 usage: bench/run.py [--build DIR] [--steps 100] [--rounds 3]
-                    [--workloads ppo,mlp] [--device SEL] [--json FILE]
+                    [--workloads ppo64,ppo256,ppo1024,mlp128] [--device SEL]
+                    [--json FILE] [--write-docs] [--no-floor]
+--write-docs rewrites the measured section of docs/benchmarks.md and
+docs/benchmarks.png (matplotlib). Needs nothing outside this checkout.
 """
 import argparse
+import datetime
 import json
 import os
 import re
@@ -17,82 +28,207 @@ import subprocess
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(root, "bench"))
+import ppo_model  # noqa: E402
+
 p = argparse.ArgumentParser()
 p.add_argument("--build", default=os.path.join(root, "build"))
 p.add_argument("--steps", type=int, default=100)
 p.add_argument("--rounds", type=int, default=3)
-p.add_argument("--workloads", default="ppo,mlp")
+p.add_argument("--workloads", default="ppo64,ppo256,ppo1024,mlp128")
 p.add_argument("--device")
 p.add_argument("--json")
+p.add_argument("--write-docs", action="store_true")
+p.add_argument("--no-floor", action="store_true")
 a = p.parse_args()
+if a.steps < 2 or a.rounds < 1:
+    p.error("--steps must be >= 2 and --rounds >= 1")
 
 aot = os.path.join(a.build, "bin", "capture-aot")
+interp = os.path.join(a.build, "bin", "capture-interp")
 run = os.path.join(a.build, "tools", "capture-run", "capture-run")
 work = os.path.join(a.build, "bench")
 python = "/usr/bin/python3"
-shared = os.path.join(root, "..", "shared", "workloads")
-WORKLOADS = {
-    "ppo": ("examples/ppo_train.mlir", "examples/ppo_init.py",
-            [os.path.join(shared, "ppo_torch.py")], "PPO actor-critic, batch 64"),
-    "mlp": ("examples/mlp_train.mlir", "bench/mlp_init.py",
-            [os.path.join(root, "bench", "mlp_torch.py")],
-            "MLP 784-256-256-10, batch 128"),
-}
+for tool in (aot, run):
+    if not os.path.exists(tool):
+        sys.exit("bench/run.py: %s is missing: build first "
+                 "(./scripts/build.sh)" % tool)
 
 
-def capture_us(module, data, eager):
-    args = [run, module, "--entry", "train", "--steps", str(a.steps), "--json"]
-    if eager:
-        args.append("--eager")
-    if a.device:
-        args += ["--device", a.device]
+def workload(name):
+    """(model file, data dir, torch command, title, batch) of a name such as
+    ppo256 or mlp128."""
+    m = re.fullmatch(r"(ppo|mlp)(\d+)", name)
+    if not m:
+        sys.exit("bench/run.py: unknown workload '%s': expected ppoB (e.g. "
+                 "ppo64, ppo1024) or mlp128" % name)
+    kind, batch = m.group(1), int(m.group(2))
+    out = os.path.join(work, name)
+    os.makedirs(out, exist_ok=True)
+    data = os.path.join(out, "data")
+    model = os.path.join(out, "model.mlir")
+    if kind == "ppo":
+        with open(model, "w") as f:
+            f.write(ppo_model.model(batch))
+        subprocess.run([python, os.path.join(root, "examples", "ppo_init.py"),
+                        data, "--batch", str(batch)], check=True)
+        torch = [python, os.path.join(root, "bench", "ppo_torch.py"),
+                 "--batch", str(batch)]
+        title = "PPO actor-critic, batch %d" % batch
+    else:
+        if batch != 128:
+            sys.exit("bench/run.py: the MLP workload is compiled at batch 128 "
+                     "only (examples/mlp_train.mlir), got mlp%d" % batch)
+        with open(os.path.join(root, "examples", "mlp_train.mlir")) as src:
+            with open(model, "w") as f:
+                f.write(src.read())
+        subprocess.run([python, os.path.join(root, "bench", "mlp_init.py"),
+                        data], check=True)
+        torch = [python, os.path.join(root, "bench", "mlp_torch.py")]
+        title = "MLP 784-256-256-10, batch 128"
+    return model, data, torch, title, batch
+
+
+def data_args(data):
+    args = []
     for f in sorted(os.listdir(data)):
         kind, name = f.split(".", 1)
-        name = name[:-len(".npy")]
         args += ["--input" if kind == "input" else "--param",
-                 "%s=%s" % (name, os.path.join(data, f))]
-    out = subprocess.run(args, check=True, capture_output=True, text=True)
-    result = json.loads(out.stdout)
-    return result["timing"]["mean_us"], result["device"]["name"]
+                 "%s=%s" % (name[:-len(".npy")], os.path.join(data, f))]
+    return args
 
 
-def torch_us(script):
-    out = subprocess.run([python, script, "--steps", str(a.steps)], check=True,
+def device_args():
+    return ["--device", a.device] if a.device else []
+
+
+def capture(module, data, eager=False, profile=False):
+    args = [run, module, "--entry", "train", "--steps", str(a.steps),
+            "--json"] + device_args() + data_args(data)
+    if eager:
+        args.append("--eager")
+    if profile:
+        args.append("--profile")
+    out = json.loads(subprocess.run(args, check=True, capture_output=True,
+                                    text=True).stdout)
+    t = out["timing"]
+    return {"median": t["median_us"], "p10": t["p10_us"], "p90": t["p90_us"],
+            "device": out["device"]["name"], "json": out}
+
+
+def torch(cmd, threads):
+    out = subprocess.run(cmd + ["--steps", str(a.steps), "--threads",
+                                str(threads)], check=True,
                          capture_output=True, text=True).stdout
-    return float(re.search(r"([0-9.]+) us/step", out).group(1)), out.strip()
+    m = re.search(r"median ([0-9.]+), p10 ([0-9.]+), p90 ([0-9.]+)", out)
+    if not m:
+        sys.exit("bench/run.py: unexpected PyTorch output: " + out)
+    return {"median": float(m.group(1)), "p10": float(m.group(2)),
+            "p90": float(m.group(3)), "line": out.strip()}
 
 
-report = []
+def summarize(samples):
+    return {k: statistics.median(s[k] for s in samples)
+            for k in ("median", "p10", "p90")}
+
+
+def floor_terms():
+    """Device floor terms from three small forward modules."""
+    out = os.path.join(work, "floor")
+    os.makedirs(out, exist_ok=True)
+    modules = {
+        # One dispatch on 4 floats: submit + wait + the smallest copies.
+        "one": (4, 1, False),
+        # 65 dependent dispatches (unfused): the gap each one adds.
+        "chain": (4, 65, False),
+        # 1 MiB in and out around one streaming (vec4) dispatch.
+        "mib": (262144, 1, True),
+    }
+    result = {}
+    for name, (n, depth, fuse) in modules.items():
+        text = ("ag.forward @f(%%v0: tensor<%dxf32> {ag.name = \"x\"}) -> "
+                "(tensor<%dxf32> {ag.name = \"y\"}) {\n" % (n, n))
+        text += "\n".join(
+            "  %%v%d = ag.neg %%v%d : tensor<%dxf32>" % (i + 1, i, n)
+            for i in range(depth))
+        text += "\n  ag.return %%v%d : tensor<%dxf32>\n}\n" % (depth, n)
+        src = os.path.join(out, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        mod = os.path.join(out, name + ".capmod")
+        # Without fusion the chain stays 65 dispatches.
+        subprocess.run([aot, src, "-o", mod, "--fuse=%s" % str(fuse).lower()],
+                       check=True)
+        subprocess.run([interp, src, "--make-inputs", os.path.join(out, name)],
+                       check=True, capture_output=True)
+        args = [run, mod, "--input", "x=" + os.path.join(out, name, "x.npy"),
+                "--repeat", str(max(a.steps, 200)), "--json"] + device_args()
+        meds = []
+        for _ in range(a.rounds):
+            t = json.loads(subprocess.run(args, check=True, capture_output=True,
+                                          text=True).stdout)["timing"]
+            meds.append(t["median_us"])
+        result[name] = statistics.median(meds)
+    return {"submit_wait_us": result["one"],
+            "per_dispatch_us": (result["chain"] - result["one"]) / 64,
+            "mib_round_trip_us": result["mib"] - result["one"]}
+
+
+report = {"date": datetime.date.today().isoformat(), "steps": a.steps,
+          "rounds": a.rounds, "workloads": []}
 for name in a.workloads.split(","):
-    model, init, torch_script, title = WORKLOADS[name]
-    os.makedirs(os.path.join(work, name), exist_ok=True)
+    model, data, torch_cmd, title, batch = workload(name)
     module = os.path.join(work, name, "model.capmod")
-    data = os.path.join(work, name, "data")
-    subprocess.run([aot, os.path.join(root, model), "-o", module], check=True)
-    subprocess.run([python, os.path.join(root, init), data], check=True)
-    times = {"replay": [], "eager": [], "torch": []}
-    torch_line = ""
+    subprocess.run([aot, model, "-o", module], check=True)
+    samples = {"replay": [], "eager": [], "torch1": [], "torch2": []}
+    device, torch_line = "", ""
     for _ in range(a.rounds):
-        us, device = capture_us(module, data, eager=False)
-        times["replay"].append(us)
-        times["eager"].append(capture_us(module, data, eager=True)[0])
-        if os.path.exists(torch_script[0]):
-            us, torch_line = torch_us(torch_script[0])
-            times["torch"].append(us)
-    med = {k: statistics.median(v) for k, v in times.items() if v}
-    row = {"workload": name, "title": title, "device": device,
-           "steps": a.steps, "rounds": a.rounds, "median_us_per_step": med,
+        r = capture(module, data)
+        device = r["device"]
+        samples["replay"].append(r)
+        samples["eager"].append(capture(module, data, eager=True))
+        for threads in (1, 2):
+            t = torch(torch_cmd, threads)
+            torch_line = t["line"]
+            samples["torch%d" % threads].append(t)
+    figures = {k: summarize(v) for k, v in samples.items()}
+    prof = capture(module, data, profile=True)["json"]
+    census = json.loads(subprocess.run(
+        [run, module, "--info", "--json"], check=True, capture_output=True,
+        text=True).stdout)
+    host = prof["profile"]["host_us"]
+    calls = prof["profile"]["calls"]
+    host_us = (host["pack"] + host["record"] + host["submit"] +
+               host["unpack"]) / calls
+    entry = next(e for e in census["entries"] if e["name"] == "train")
+    row = {"workload": name, "title": title, "batch": batch,
+           "device": device, "figures": figures,
+           "ratios": {k: figures[k]["median"] / figures["replay"]["median"]
+                      for k in ("eager", "torch1", "torch2")},
+           "host_overhead_us": host_us,
+           "dispatches": entry["dispatches"], "barriers": entry["barriers"],
            "torch": torch_line}
-    report.append(row)
-    print("%s (%s) on %s, %d steps x %d rounds:" % (name, title, device,
-                                                   a.steps, a.rounds))
-    for k in ("replay", "eager", "torch"):
-        if k in med:
-            ratio = ("" if k == "replay" else
-                     "   %s / replay = %.2f" % (k, med[k] / med["replay"]))
-            print("  %-7s %10.1f us/step%s" % (k, med[k], ratio))
-    if torch_line:
-        print("  (%s)" % torch_line)
+    report["workloads"].append(row)
+    print("%s (%s) on %s, %d steps x %d rounds, %d dispatches:"
+          % (name, title, device, a.steps, a.rounds, row["dispatches"]))
+    for k in ("replay", "eager", "torch1", "torch2"):
+        f = figures[k]
+        ratio = "" if k == "replay" else "   %s / replay = %.2f" % (
+            k, row["ratios"][k])
+        print("  %-7s %10.1f us/step (p10 %.1f, p90 %.1f)%s"
+              % (k, f["median"], f["p10"], f["p90"], ratio))
+    print("  host overhead per replay (pack + submit + unpack): %.1f us"
+          % host_us)
+if not a.no_floor:
+    report["floor"] = floor_terms()
+    fl = report["floor"]
+    print("floor: submit + wait with one tiny dispatch %.1f us, per extra "
+          "dispatch %.2f us, 1 MiB upload + download %.1f us"
+          % (fl["submit_wait_us"], fl["per_dispatch_us"],
+             fl["mib_round_trip_us"]))
 if a.json:
     with open(a.json, "w") as f:
         json.dump(report, f, indent=1)
+if a.write_docs:
+    import bench_docs  # noqa: E402
+    bench_docs.write(report, sys.argv[1:], root)

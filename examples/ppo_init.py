@@ -3,9 +3,9 @@
 weights as PyTorch's nn.Linear initializes them (uniform in
 +-1/sqrt(fan_in)), log_std zeros, inputs standard normal; deterministic.
 Needs only numpy. PyTorch's own initial weights come from
-`ppo_torch.py --dump DIR` (../shared/workloads), whose files load the same way.
+`bench/ppo_torch.py --dump DIR`, whose files load the same way.
 
-usage: ppo_init.py DIR [--seed N]
+usage: ppo_init.py DIR [--seed N] [--batch B]
 """
 import argparse
 import os
@@ -15,10 +15,15 @@ import numpy as np
 p = argparse.ArgumentParser()
 p.add_argument("dir")
 p.add_argument("--seed", type=int, default=0)
+p.add_argument("--batch", type=int, default=64,
+               help="rows of the batch (bench/ppo_model.py writes the step "
+                    "at other batch sizes)")
 a = p.parse_args()
+if a.batch < 1:
+    p.error("--batch must be >= 1, got %d" % a.batch)
 rng = np.random.default_rng(a.seed)
 os.makedirs(a.dir, exist_ok=True)
-B, OBS, H, A = 64, 64, 64, 8
+B, OBS, H, A = a.batch, 64, 64, 8
 
 
 def save(name, value):

@@ -43,9 +43,9 @@ if subprocess.run([sys.executable, "-c", "import torch, numpy"],
                   capture_output=True).returncode == 0:
     config.available_features.add("torch")
 
-# The PyTorch peer scripts live in ../shared/workloads beside the checkout.
-ppo_torch = os.path.join(os.path.dirname(config.test_source_root), "..",
-                         "shared", "workloads", "ppo_torch.py")
+# The project's own PyTorch peer of the PPO workload (bench/ppo_torch.py).
+ppo_torch = os.path.join(os.path.dirname(config.test_source_root), "bench",
+                         "ppo_torch.py")
 if os.path.exists(ppo_torch):
     config.available_features.add("ppo-peer")
     config.substitutions.append(("%{ppo_torch}", os.path.abspath(ppo_torch)))

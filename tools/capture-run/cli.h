@@ -128,10 +128,16 @@ struct RunRecord {
   double totalUs = 0;
   /// The fastest call, in microseconds.
   double minUs = 0;
+  /// Every call's time, in order, in microseconds (for percentiles).
+  std::vector<double> callUs;
   /// Training steps, in order (empty for a forward entry).
   std::vector<StepRecord> steps;
   /// Present with --profile.
   std::optional<ProfileTotals> profile;
+
+  /// The `q`-quantile (0..1) of the call times, nearest rank; 0 without
+  /// calls.
+  double quantileUs(double q) const;
 
   /// Counts one call of `us` microseconds.
   void addCall(double us);

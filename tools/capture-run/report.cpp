@@ -142,6 +142,12 @@ std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
                           : 0.0);
   json.key("min_us");
   json.value(record.minUs);
+  json.key("p10_us");
+  json.value(record.quantileUs(0.1));
+  json.key("median_us");
+  json.value(record.quantileUs(0.5));
+  json.key("p90_us");
+  json.value(record.quantileUs(0.9));
   json.endObject();
   if (record.profile) {
     json.key("profile");
@@ -190,6 +196,17 @@ void RunRecord::addCall(double us) {
   minUs = calls == 0 ? us : std::min(minUs, us);
   totalUs += us;
   ++calls;
+  callUs.push_back(us);
+}
+
+double RunRecord::quantileUs(double q) const {
+  if (callUs.empty())
+    return 0;
+  std::vector<double> sorted = callUs;
+  std::sort(sorted.begin(), sorted.end());
+  auto rank = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) +
+                                  0.5);
+  return sorted[std::min(rank, sorted.size() - 1)];
 }
 
 void printTensor(const char *kind, const std::string &name,
@@ -273,15 +290,17 @@ int report(const Options &opts, Module &module, const std::string &entryName,
   double mean =
       record.calls ? record.totalUs / static_cast<double>(record.calls) : 0.0;
   if (entry.value()->train)
-    std::printf("train%s: %llu steps, %.1f us/step (min %.1f us)\n",
+    std::printf("train%s: %llu steps, %.1f us/step (min %.1f us, median "
+                "%.1f us)\n",
                 opts.eager ? " (eager)" : "",
                 static_cast<unsigned long long>(record.calls), mean,
-                record.minUs);
+                record.minUs, record.quantileUs(0.5));
   else
-    std::printf("%s: %llu calls, %.1f us/call (min %.1f us)\n",
+    std::printf("%s: %llu calls, %.1f us/call (min %.1f us, median %.1f "
+                "us)\n",
                 opts.eager ? "eager" : "replay",
                 static_cast<unsigned long long>(record.calls), mean,
-                record.minUs);
+                record.minUs, record.quantileUs(0.5));
   if (record.profile)
     printProfile(*record.profile);
   return 0;

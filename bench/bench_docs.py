@@ -1,0 +1,95 @@
+"""Writes bench/run.py's results into docs/benchmarks.md (between the
+`<!-- bench:begin -->` and `<!-- bench:end -->` markers) and
+docs/benchmarks.png (µs per PPO step against batch size)."""
+import os
+
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+MODES = [("replay", "captured replay"), ("eager", "eager (1 submission per kernel)"),
+         ("torch1", "PyTorch CPU, 1 thread"), ("torch2", "PyTorch CPU, 2 threads")]
+
+
+def _plot(report, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = sorted((w for w in report["workloads"]
+                   if w["workload"].startswith("ppo")), key=lambda w: w["batch"])
+    if not rows:
+        return False
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=110)
+    batches = [w["batch"] for w in rows]
+    for key, label in MODES:
+        med = [w["figures"][key]["median"] for w in rows]
+        lo = [m - w["figures"][key]["p10"] for m, w in zip(med, rows)]
+        hi = [w["figures"][key]["p90"] - m for m, w in zip(med, rows)]
+        ax.errorbar(batches, med, yerr=[lo, hi], marker="o", capsize=3,
+                    label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(batches)
+    ax.set_xticklabels([str(b) for b in batches])
+    ax.set_xlabel("batch size")
+    ax.set_ylabel("µs per training step (median, p10-p90)")
+    ax.set_title("PPO actor-critic step on %s" % rows[0]["device"], fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    return True
+
+
+def _section(report, args, has_plot):
+    lines = [BEGIN, ""]
+    dev = report["workloads"][0]["device"] if report["workloads"] else "?"
+    lines.append("## %s, %s" % (report["date"], dev))
+    lines.append("")
+    lines.append("Rerun: `/usr/bin/python3 bench/run.py %s` (%d steps x %d "
+                 "rounds; medians over the rounds of each run's per-step "
+                 "median, p10 and p90)." % (" ".join(args), report["steps"],
+                                           report["rounds"]))
+    lines.append("")
+    lines.append("| workload | dispatches | replay | eager | torch 1 thr | "
+                 "torch 2 thr | eager / replay | torch 1 / replay | "
+                 "torch 2 / replay | host overhead |")
+    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for w in report["workloads"]:
+        f, r = w["figures"], w["ratios"]
+        cell = lambda k: "%.0f µs (%.0f–%.0f)" % (
+            f[k]["median"], f[k]["p10"], f[k]["p90"])
+        lines.append("| %s | %d | %s | %s | %s | %s | %.2f | %.2f | %.2f | "
+                     "%.1f µs |" % (w["title"], w["dispatches"], cell("replay"),
+                                    cell("eager"), cell("torch1"),
+                                    cell("torch2"), r["eager"], r["torch1"],
+                                    r["torch2"], w["host_overhead_us"]))
+    lines.append("")
+    if "floor" in report:
+        fl = report["floor"]
+        lines.append("Floor terms on the same device: submit + wait with one "
+                     "tiny dispatch %.1f µs; each further dependent dispatch "
+                     "%.2f µs; 1 MiB upload + download %.1f µs. Host overhead "
+                     "is pack + submit + unpack per replay (not the wait), "
+                     "from `capture-run --profile`." % (
+                         fl["submit_wait_us"], fl["per_dispatch_us"],
+                         fl["mib_round_trip_us"]))
+        lines.append("")
+    if has_plot:
+        lines.append("![µs per PPO step against batch size](benchmarks.png)")
+        lines.append("")
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def write(report, args, root):
+    docs = os.path.join(root, "docs")
+    has_plot = _plot(report, os.path.join(docs, "benchmarks.png"))
+    path = os.path.join(docs, "benchmarks.md")
+    with open(path) as f:
+        text = f.read()
+    section = _section(report, args, has_plot)
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    print("wrote %s%s" % (path, " and benchmarks.png" if has_plot else ""))

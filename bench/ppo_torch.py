@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""The PPO actor-critic update (actor and critic MLPs 64-64-64-8/1 with
+tanh, a Gaussian policy with a trainable log_std, clipped surrogate, value
+loss and entropy bonus; AdamW(3e-4, (0.9, 0.999), 1e-8, 0.01) after
+clip_grad_norm_(0.5)) in PyTorch on the CPU: Capture's peer for bench/run.py
+and for the numerics tests, which compare against the files --dump writes.
+
+usage: /usr/bin/python3 ppo_torch.py [--batch 64] [--steps 1000] [--threads 1]
+                                     [--seed 0] [--dump DIR --dump-steps 20]
+Timing prints `... : MEAN us/step (median M, p10 P, p90 Q)`.
+"""
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+import torch
+
+OBS, HIDDEN, ACTIONS = 64, 64, 8
+LOG_SQRT_2PI = 0.9189385
+ENTROPY_CONST = 1.4189385  # 0.5 + log(sqrt(2 pi))
+
+
+class ActorCritic(torch.nn.Module):
+    """Parameter names match examples/ppo_train.mlir's weights."""
+
+    def __init__(self):
+        super().__init__()
+
+        def net(out):
+            return torch.nn.Sequential(
+                torch.nn.Linear(OBS, HIDDEN), torch.nn.Tanh(),
+                torch.nn.Linear(HIDDEN, HIDDEN), torch.nn.Tanh(),
+                torch.nn.Linear(HIDDEN, out))
+
+        self.actor = net(ACTIONS)
+        self.critic = net(1)
+        self.log_std = torch.nn.Parameter(torch.zeros(ACTIONS))
+
+    def loss(self, obs, act, adv, ret, old_logp):
+        mu = self.actor(obs)
+        z = (act - mu) / self.log_std.exp()
+        logp = (-0.5 * z * z - self.log_std - LOG_SQRT_2PI).sum(dim=1)
+        ratio = torch.exp(logp - old_logp)
+        surrogate = torch.minimum(ratio * adv, ratio.clamp(0.8, 1.2) * adv)
+        policy = -surrogate.mean()
+        value = 0.5 * ((self.critic(obs).squeeze(1) - ret) ** 2).mean()
+        entropy = (self.log_std + ENTROPY_CONST).sum()
+        return policy + 0.5 * value - 0.01 * entropy
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--steps", type=int, default=1000)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--dump")
+    p.add_argument("--dump-steps", type=int, default=20)
+    a = p.parse_args()
+    if a.batch < 1 or a.steps < 1 or a.threads < 1 or a.dump_steps < 1:
+        p.error("--batch, --steps, --threads and --dump-steps must be >= 1")
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    model = ActorCritic()
+    params = list(model.parameters())
+    opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
+                            weight_decay=0.01)
+    g = torch.Generator().manual_seed(a.seed + 1)
+    batch = {
+        "obs": torch.randn(a.batch, OBS, generator=g),
+        "act": torch.randn(a.batch, ACTIONS, generator=g),
+        "adv": torch.randn(a.batch, generator=g),
+        "ret": torch.randn(a.batch, generator=g),
+        "old_logp": torch.randn(a.batch, generator=g),
+    }
+
+    def step():
+        loss = model.loss(**batch)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(params, 0.5)
+        opt.step()
+        return float(loss), float(norm)
+
+    if a.dump:
+        os.makedirs(a.dump, exist_ok=True)
+
+        def save(name, value):
+            np.save(os.path.join(a.dump, name + ".npy"), value)
+
+        for name, q in model.named_parameters():
+            save("init." + name, q.detach().numpy().copy())
+        for name, t in batch.items():
+            save("input." + name, t.numpy())
+        history = np.array([step() for _ in range(a.dump_steps)],
+                           dtype=np.float64)
+        save("loss", history[:, 0])
+        save("grad_norm", history[:, 1])
+        for name, q in model.named_parameters():
+            save("final." + name, q.detach().numpy())
+        print("wrote %s: %d steps, final loss %.6f"
+              % (a.dump, a.dump_steps, history[-1, 0]))
+        return
+
+    for _ in range(50):
+        step()
+    times = []
+    for _ in range(a.steps):
+        t0 = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - t0) * 1e6)
+    q = statistics.quantiles(times, n=10) if len(times) > 1 else times * 9
+    print("torch %s threads=%d ppo batch=%d: %.1f us/step (median %.1f, "
+          "p10 %.1f, p90 %.1f)" % (torch.__version__, torch.get_num_threads(),
+                                    a.batch, statistics.mean(times),
+                                    statistics.median(times), q[0], q[8]))
+
+
+if __name__ == "__main__":
+    main()
