@@ -36,17 +36,31 @@ static ArrayRef<int64_t> shapeOf(Value value) {
 }
 
 /// Why `producer` cannot join `group` (whose ops have shape `shape`), or
-/// "" when it can.
+/// "" when it can. A matmul joins as the head of its epilogue: one per
+/// region, of the region's shape, used only inside it.
 static std::string whyNotFused(Operation *producer,
                                const llvm::SetVector<Operation *> &group,
                                const DenseSet<Operation *> &taken,
                                ArrayRef<int64_t> shape) {
-  if (!isElementwiseOp(producer))
+  bool matmul = isa<MatmulOp>(producer);
+  if (!isElementwiseOp(producer) && !matmul)
     return ("'" + producer->getName().getStringRef() +
             "' is not elementwise: it runs as a kernel of its own")
         .str();
   if (taken.contains(producer))
     return "it is already in another dispatch region";
+  if (matmul && llvm::any_of(group, [](Operation *op) {
+        return isa<MatmulOp>(op);
+      }))
+    return "the region already has a matmul";
+  // The matmul template reads its operands from memory.
+  for (Operation *user : producer->getUsers())
+    if (isa<MatmulOp>(user) && group.contains(user))
+      return "it feeds the region's matmul, which reads only region inputs";
+  if (matmul && shapeOf(producer->getResult(0)) != shape)
+    return "a matmul heads only an epilogue of its own shape " +
+           formatShape(shapeOf(producer->getResult(0))) + ", not " +
+           formatShape(shape);
   // A single element is as cheap to recompute per output element as to
   // load; anything larger would be recomputed for every broadcast copy.
   auto type = cast<RankedTensorType>(producer->getResult(0).getType());
@@ -79,9 +93,14 @@ outsideProducers(const llvm::SetVector<Operation *> &group, Block &body) {
 static void buildRegion(ArrayRef<Operation *> group) {
   Operation *root = group.front();
   SmallVector<Operation *> ordered(group);
+  // Block order, but a matmul first: it reads only region inputs, and the
+  // template computes it before its epilogue.
   llvm::sort(ordered, [](Operation *a, Operation *b) {
+    if (isa<MatmulOp>(a) != isa<MatmulOp>(b))
+      return isa<MatmulOp>(a);
     return a->isBeforeInBlock(b);
   });
+  bool hasMatmul = isa<MatmulOp>(ordered.front());
   DenseSet<Operation *> members(group.begin(), group.end());
 
   // Inputs: values from outside the group, in order of first use; splat
@@ -103,7 +122,8 @@ static void buildRegion(ArrayRef<Operation *> group) {
 
   OpBuilder b(root);
   auto region = DispatchRegionOp::create(b, root->getLoc(),
-                                         DispatchKind::elementwise,
+                                         hasMatmul ? DispatchKind::matmul
+                                                   : DispatchKind::elementwise,
                                          inputs.getArrayRef(),
                                          root->getResult(0).getType());
   Block &block = region.getBlock();

@@ -6,15 +6,13 @@
 // The graph of a compiled entry: each dispatch's op (kernel name), the
 // shape of every tensor it binds (the writer records each kernel's binding
 // shapes), the names of inputs/outputs/weights where they live, and each
-// read's producer. By default (lavapipe target, fusion on) the bias add and
-// tanh are one kernel named after both, and reads are texel views covering
-// whole 16-byte texels; with storage buffers and no fusion, one kernel per
-// op reading exact ranges.
+// read's producer. By default (lavapipe target, fusion on) the matmul, the
+// bias add and tanh are one kernel named after all three, and reads are
+// texel views covering whole 16-byte texels; with storage buffers and no
+// fusion, one kernel per op reading exact ranges.
 
-// CHECK-LABEL: entry 'predict' (Forward): 2 dispatches, 1 barrier
-// CHECK-NEXT: d0 matmul_{{[0-9]+}} groups 1x1x1: read texel b{{[0-9]+}}:Input[0,32) [2, 4] (x), read texel b{{[0-9]+}}:Weights[0,48) [4, 3] (w), write b{{[0-9]+}}:Scratch[0,24) [2, 3]
-// CHECK-NEXT: barrier
-// CHECK-NEXT: d1 add_tanh_{{[0-9]+}} groups 1x1x1: read texel b{{[0-9]+}}:Scratch[0,32) [2, 3] <- d0, read texel b{{[0-9]+}}:Weights[256,272) [3] (b), write b{{[0-9]+}}:Output[0,24) [2, 3] (y)
+// CHECK-LABEL: entry 'predict' (Forward): 1 dispatch, 0 barriers
+// CHECK-NEXT: d0 matmul_add_tanh_{{[0-9]+}} groups 1x1x1: read texel b{{[0-9]+}}:Input[0,32) [2, 4] (x), read texel b{{[0-9]+}}:Weights[0,48) [4, 3] (w), read texel b{{[0-9]+}}:Weights[256,272) [3] (b), write b{{[0-9]+}}:Output[0,24) [2, 3] (y)
 
 // UNFUSED-LABEL: entry 'predict' (Forward): 3 dispatches, 2 barriers
 // UNFUSED-NEXT: d0 matmul_{{[0-9]+}} groups 1x1x1: read b{{[0-9]+}}:Input[0,32) [2, 4] (x), read b{{[0-9]+}}:Weights[0,48) [4, 3] (w), write b{{[0-9]+}}:Scratch[0,24) [2, 3]

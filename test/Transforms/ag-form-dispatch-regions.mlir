@@ -1,16 +1,15 @@
 // RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions | FileCheck %s
 // RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions=explain -verify-diagnostics -o /dev/null
 
-// A Linear layer's epilogue and tanh' chain: bias add and tanh form one
-// region; square, 1 - x and the product form another. What did not join,
-// and why, is what `explain` reports.
+// A Linear layer and tanh' chain: the matmul, its bias add and tanh form
+// one matmul region (the matmul's epilogue); square, 1 - x and the product
+// form another. What did not join, and why, is what `explain` reports.
 
 ag.weight @b : tensor<8xf32> = dense<0.5>
 ag.forward @layer(%x: tensor<4x8xf32> {ag.name = "x"}, %w: tensor<8x8xf32> {ag.name = "w"})
     -> (tensor<4x8xf32> {ag.name = "y"}, tensor<4x8xf32> {ag.name = "h"}) {
   %b = ag.read_weight @b : tensor<8xf32>
   %one = ag.constant dense<1.0> : tensor<4x8xf32>
-  // expected-remark @+1 {{not fused into the dispatch region of 'ag.tanh' at}}
   %m = ag.matmul %x, %w {transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   // expected-remark @+1 {{its shape [8] differs from the region's [4, 8] (it would be recomputed for every broadcast element)}}
   %bb = ag.mul %b, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
@@ -24,16 +23,17 @@ ag.forward @layer(%x: tensor<4x8xf32> {ag.name = "x"}, %w: tensor<8x8xf32> {ag.n
 }
 
 // CHECK-LABEL: ag.forward @layer
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32> {{.*}}, %[[W:.*]]: tensor<8x8xf32>
 // CHECK: %[[B:.*]] = ag.read_weight @b
-// CHECK: %[[M:.*]] = ag.matmul
 // An op with nothing to fuse still gets a region of its own.
 // CHECK: %[[BB:.*]] = ag.dispatch_region elementwise ins(%[[B]] : tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[BARG:.*]]: tensor<8xf32>):
 // CHECK-NEXT: %[[SQ:.*]] = ag.mul %[[BARG]], %[[BARG]]
 // CHECK-NEXT: ag.yield %[[SQ]] : tensor<8xf32>
-// CHECK: %[[T:.*]] = ag.dispatch_region elementwise ins(%[[M]], %[[BB]] : tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
-// CHECK-NEXT: ^bb0(%[[MA:.*]]: tensor<4x8xf32>, %[[BA:.*]]: tensor<8xf32>):
-// CHECK-NEXT: %[[ADD:.*]] = ag.add %[[MA]], %[[BA]]
+// CHECK: %[[T:.*]] = ag.dispatch_region matmul ins(%[[X]], %[[W]], %[[BB]] : tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: ^bb0(%[[XA:.*]]: tensor<4x8xf32>, %[[WA:.*]]: tensor<8x8xf32>, %[[BA:.*]]: tensor<8xf32>):
+// CHECK-NEXT: %[[MM:.*]] = ag.matmul %[[XA]], %[[WA]] {transpose_b}
+// CHECK-NEXT: %[[ADD:.*]] = ag.add %[[MM]], %[[BA]]
 // CHECK-NEXT: %[[TANH:.*]] = ag.tanh %[[ADD]]
 // CHECK-NEXT: ag.yield %[[TANH]]
 // The splat constant is cloned into the region, not an input.
@@ -79,3 +79,48 @@ ag.forward @shared(%x: tensor<16xf32> {ag.name = "x"}, %s: tensor<f32> {ag.name 
 // CHECK: %[[P:.*]] = ag.probe "d" %[[R]]
 // CHECK: ag.dispatch_region elementwise ins(%[[P]] : tensor<16xf32>)
 // CHECK: ag.neg
+
+// -----
+
+// A matmul heads at most one epilogue of its own shape; its operands'
+// producers stay outside (the template reads the operands from memory); a
+// second matmul stays a kernel of its own.
+
+ag.forward @two(%x: tensor<4x8xf32> {ag.name = "x"}, %w: tensor<8x8xf32> {ag.name = "w"},
+                %v: tensor<4x8xf32> {ag.name = "v"})
+    -> (tensor<4x8xf32> {ag.name = "y"}) {
+  // expected-remark @+1 {{it feeds the region's matmul, which reads only region inputs}}
+  %r = ag.relu %x : tensor<4x8xf32>
+  %m = ag.matmul %r, %w {transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @+1 {{the region already has a matmul}}
+  %n = ag.matmul %v, %w {transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %s = ag.add %m, %n : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  ag.return %s : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: ag.forward @two
+// CHECK: %[[R:.*]] = ag.dispatch_region elementwise
+// CHECK: ag.relu
+// CHECK: %[[N:.*]] = ag.matmul
+// CHECK: ag.dispatch_region matmul ins(%[[R]], %{{.*}}, %[[N]] :
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: ag.matmul
+// CHECK-NEXT: ag.add
+// CHECK-NEXT: ag.yield
+
+// -----
+
+// A matmul whose result broadcasts into a larger epilogue stays outside.
+
+ag.forward @wide(%x: tensor<1x8xf32> {ag.name = "x"}, %w: tensor<8x8xf32> {ag.name = "w"},
+                 %v: tensor<4x8xf32> {ag.name = "v"})
+    -> (tensor<4x8xf32> {ag.name = "y"}) {
+  // expected-remark @+1 {{a matmul heads only an epilogue of its own shape [1, 8], not [4, 8]}}
+  %m = ag.matmul %x, %w : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
+  %s = ag.add %v, %m : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  ag.return %s : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: ag.forward @wide
+// CHECK: ag.matmul
+// CHECK: ag.dispatch_region elementwise

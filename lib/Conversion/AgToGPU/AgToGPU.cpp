@@ -413,7 +413,8 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     // tensor as vector<4xf32> elements.
     SmallVector<Value> args;
     ArrayRef<Type> argTypes = kernel->getArgumentTypes();
-    for (auto [operand, type] : llvm::zip(op.getOperands(), argTypes))
+    for (auto [operand, type] :
+         llvm::zip(KernelBuilder::kernelOperands(&op), argTypes))
       args.push_back(viewOfType(where.lookup(rootOf(operand)), type));
     Value result = op.getResult(0);
     args.push_back(viewOfType(where.lookup(result), argTypes.back()));

@@ -60,7 +60,8 @@ int64_t KernelBuilder::workItems(Operation *op) {
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return matmulWorkItems(matmul);
   if (auto region = dyn_cast<DispatchRegionOp>(op))
-    return elementwiseRegionWorkItems(region);
+    return region.getMatmul() ? matmulWorkItems(region.getMatmul())
+                              : elementwiseRegionWorkItems(region);
   // The scalar losses are one serial loop in one invocation.
   if (isa<CrossEntropyOp, MseOp>(op))
     return 1;
@@ -184,7 +185,10 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
       .Case([&](OneHotOp o) { emitOneHot(o, b, loc, i, args); })
       .Case([&](ScatterAddRowsOp s) { emitScatterAddRows(s, b, loc, i, args); })
       .Case([&](DispatchRegionOp r) {
-        emitElementwiseRegion(r, b, loc, i, args);
+        if (r.getMatmul())
+          emitMatmulRegion(r, b, loc, i, args);
+        else
+          emitElementwiseRegion(r, b, loc, i, args);
       })
       .Default([&](Operation *e) { emitElementwise(e, b, loc, i, args); });
 }
@@ -201,7 +205,8 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     argTypes = matmulArgTypes(matmul);
   } else if (auto region = dyn_cast<DispatchRegionOp>(op)) {
-    argTypes = elementwiseRegionArgTypes(region);
+    argTypes = region.getMatmul() ? matmulRegionArgTypes(region)
+                                  : elementwiseRegionArgTypes(region);
   } else {
     for (Type t : op->getOperandTypes())
       argTypes.push_back(memrefOf(t));
@@ -214,7 +219,9 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
                    });
   // Arguments bound as vec4 elements or flat lose their tensor shape:
   // record it for the module file's binding shapes.
-  SmallVector<Type> tensorTypes(op->getOperandTypes());
+  SmallVector<Type> tensorTypes;
+  for (Value operand : kernelOperands(op))
+    tensorTypes.push_back(operand.getType());
   tensorTypes.push_back(op->getResult(0).getType());
   if (llvm::any_of(llvm::zip(argTypes, tensorTypes), [](auto pair) {
         auto [arg, tensor] = pair;
@@ -275,6 +282,16 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
   cache[key + ":partial"] = partial;
   cache[key + ":final"] = final;
   return TwoPass{partial, final, split->parts};
+}
+
+SmallVector<Value> KernelBuilder::kernelOperands(Operation *op) {
+  auto region = dyn_cast<DispatchRegionOp>(op);
+  if (!region || !region.getMatmul())
+    return SmallVector<Value>(op->getOperands());
+  SmallVector<Value> operands;
+  for (unsigned input : matmulRegionBindings(region))
+    operands.push_back(region.getInputs()[input]);
+  return operands;
 }
 
 int64_t KernelBuilder::adamWWorkItems(int64_t size) {

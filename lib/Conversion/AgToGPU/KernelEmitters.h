@@ -15,6 +15,7 @@
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -123,6 +124,11 @@ void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,
 void emitElementwiseRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                            mlir::Location loc, mlir::Value i,
                            mlir::ValueRange args);
+/// Evaluates the body of `op` for one element: `scalar` maps the block
+/// arguments (and any value already known, such as a matmul's accumulator)
+/// to their scalar element and receives every other body value's.
+void evaluateBody(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                  mlir::Location loc, llvm::DenseMap<mlir::Value, mlir::Value> &scalar);
 /// Work items of the elementwise region template.
 int64_t elementwiseRegionWorkItems(ag::DispatchRegionOp op);
 /// Kernel argument types of the elementwise region template: each input as
@@ -140,6 +146,17 @@ void emitTiledMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value i, mlir::ValueRange args);
 /// Work items of the matmul template: its result tiles.
 int64_t matmulWorkItems(ag::MatmulOp op);
+/// The matmul template for a `matmul` dispatch region: the tile's
+/// accumulators go through the region's elementwise epilogue before the
+/// store. Kernel arguments: A, B, every input the epilogue reads (as its
+/// tensor's f32 memref), the result.
+void emitMatmulRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                      mlir::Location loc, mlir::Value i, mlir::ValueRange args);
+/// The region inputs bound to the kernel arguments of emitMatmulRegion
+/// (all but the result), as indices into the region's inputs.
+llvm::SmallVector<unsigned> matmulRegionBindings(ag::DispatchRegionOp op);
+/// Kernel argument types of emitMatmulRegion.
+llvm::SmallVector<mlir::Type> matmulRegionArgTypes(ag::DispatchRegionOp op);
 /// Kernel argument types of the matmul template: A and B as memrefs of
 /// vector<4xf32> where their contiguous dimension allows, else of f32; the
 /// result as f32.

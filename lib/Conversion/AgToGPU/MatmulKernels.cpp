@@ -75,18 +75,59 @@ int64_t capture::kernels::matmulWorkItems(MatmulOp op) {
   return p.tilesM() * p.tilesN();
 }
 
+/// The binding of a matmul operand: vec4 elements or its tensor's memref.
+static Type operandBinding(Value operand, bool vec) {
+  auto type = tensorType(operand);
+  Type f32 = Float32Type::get(operand.getContext());
+  if (!vec)
+    return MemRefType::get(type.getShape(), f32);
+  return MemRefType::get({type.getNumElements() / kVec},
+                         VectorType::get({kVec}, f32));
+}
+
 SmallVector<Type> capture::kernels::matmulArgTypes(MatmulOp op) {
   MatmulPlan p = planOf(op);
   Type f32 = Float32Type::get(op.getContext());
-  auto vec4 = VectorType::get({kVec}, f32);
-  auto bind = [&](Value operand, bool vec) -> Type {
-    auto type = tensorType(operand);
-    if (!vec)
-      return MemRefType::get(type.getShape(), f32);
-    return MemRefType::get({type.getNumElements() / kVec}, vec4);
-  };
-  return {bind(op.getLhs(), p.aVec), bind(op.getRhs(), p.bVec),
+  return {operandBinding(op.getLhs(), p.aVec),
+          operandBinding(op.getRhs(), p.bVec),
           MemRefType::get(tensorType(op.getResult()).getShape(), f32)};
+}
+
+/// Block arguments of a matmul region that its epilogue reads, in order.
+static SmallVector<BlockArgument> epilogueInputs(DispatchRegionOp op) {
+  MatmulOp matmul = op.getMatmul();
+  SmallVector<BlockArgument> inputs;
+  for (Operation &inner : op.getBlock().without_terminator()) {
+    if (&inner == matmul.getOperation())
+      continue;
+    for (Value operand : inner.getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && !llvm::is_contained(inputs, arg))
+        inputs.push_back(arg);
+  }
+  return inputs;
+}
+
+SmallVector<unsigned> capture::kernels::matmulRegionBindings(
+    DispatchRegionOp op) {
+  MatmulOp matmul = op.getMatmul();
+  SmallVector<unsigned> bindings = {
+      cast<BlockArgument>(matmul.getLhs()).getArgNumber(),
+      cast<BlockArgument>(matmul.getRhs()).getArgNumber()};
+  for (BlockArgument arg : epilogueInputs(op))
+    bindings.push_back(arg.getArgNumber());
+  return bindings;
+}
+
+SmallVector<Type> capture::kernels::matmulRegionArgTypes(DispatchRegionOp op) {
+  MatmulOp matmul = op.getMatmul();
+  SmallVector<Type> types = matmulArgTypes(matmul);
+  Type result = types.pop_back_val();
+  Type f32 = Float32Type::get(op.getContext());
+  for (BlockArgument arg : epilogueInputs(op))
+    types.push_back(MemRefType::get(tensorType(arg).getShape(), f32));
+  types.push_back(result);
+  return types;
 }
 
 /// `a * b + c` on index values with constant `b` and `c`.
@@ -111,9 +152,13 @@ namespace {
 /// tile.
 class TileEmitter {
 public:
+  /// The epilogue of one element: its accumulator, row and column to the
+  /// value stored.
+  using Epilogue = function_ref<Value(Value acc, Value row, Value col)>;
+
   TileEmitter(const MatmulPlan &p, OpBuilder &b, Location loc, Value item,
-              ValueRange args)
-      : p(p), b(b), loc(loc), a(args[0]), bm(args[1]), c(args[2]) {
+              Value a, Value bm, Value c, Epilogue epilogue = nullptr)
+      : p(p), b(b), loc(loc), a(a), bm(bm), c(c), epilogue(epilogue) {
     Value tilesN = indexConst(b, loc, p.tilesN());
     tileRow = arith::DivUIOp::create(b, loc, item, tilesN);
     tileCol = arith::RemUIOp::create(b, loc, item, tilesN);
@@ -252,6 +297,10 @@ private:
         Value row = affine(b, loc, tileRow, p.tileM, r);
         Value col = affine(b, loc, tileCol, p.tileN, cc);
         Value value = acc[r * p.tileN + cc];
+        // The epilogue's loads use the clamped row and column, which are
+        // the real ones wherever the store happens.
+        if (epilogue)
+          value = epilogue(value, rows[r], cols[cc]);
         Value inside;
         auto below = [&](Value index, int64_t bound) {
           return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -280,6 +329,8 @@ private:
   Location loc;
   /// The kernel's arguments: A, B and the result C.
   Value a, bm, c;
+  /// Applied to each element before its store, if set.
+  Epilogue epilogue;
   /// The tile's row and column among the tiles.
   Value tileRow, tileCol;
   /// Clamped result rows and columns of the tile.
@@ -293,5 +344,34 @@ private:
 void capture::kernels::emitTiledMatmul(MatmulOp op, OpBuilder &b, Location loc,
                                        Value i, ValueRange args) {
   MatmulPlan p = planOf(op);
-  TileEmitter(p, b, loc, i, args).emit();
+  TileEmitter(p, b, loc, i, args[0], args[1], args[2]).emit();
+}
+
+void capture::kernels::emitMatmulRegion(DispatchRegionOp op, OpBuilder &b,
+                                        Location loc, Value i,
+                                        ValueRange args) {
+  MatmulOp matmul = op.getMatmul();
+  MatmulPlan p = planOf(matmul);
+  SmallVector<BlockArgument> inputs = epilogueInputs(op);
+  // One load per distinct (input, indices) of the tile: a bias row is
+  // loaded once per column, not once per element.
+  DenseMap<std::pair<unsigned, std::pair<Value, Value>>, Value> loaded;
+  auto epilogue = [&](Value acc, Value row, Value col) -> Value {
+    DenseMap<Value, Value> scalar;
+    scalar[matmul.getResult()] = acc;
+    for (auto [k, arg] : llvm::enumerate(inputs)) {
+      ArrayRef<int64_t> shape = tensorType(arg).getShape();
+      SmallVector<Value> at =
+          broadcastIndices(b, loc, ValueRange{row, col}, shape);
+      Value r = shape.size() == 2 && shape[0] != 1 ? row : Value();
+      Value c = !shape.empty() && shape.back() != 1 ? col : Value();
+      Value &v = loaded[{static_cast<unsigned>(k), {r, c}}];
+      if (!v)
+        v = memref::LoadOp::create(b, loc, args[2 + k], at);
+      scalar[arg] = v;
+    }
+    evaluateBody(op, b, loc, scalar);
+    return scalar.lookup(op.getYielded());
+  };
+  TileEmitter(p, b, loc, i, args[0], args[1], args.back(), epilogue).emit();
 }

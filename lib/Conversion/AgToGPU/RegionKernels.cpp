@@ -111,6 +111,23 @@ static Value splatValue(ConstantOp constant, OpBuilder &b, Location loc) {
       b, loc, b.getF32FloatAttr(dense.getSplatValue<APFloat>().convertToFloat()));
 }
 
+void capture::kernels::evaluateBody(DispatchRegionOp op, OpBuilder &b,
+                                    Location loc,
+                                    DenseMap<Value, Value> &scalar) {
+  for (Operation &inner : op.getBlock().without_terminator()) {
+    if (scalar.count(inner.getResult(0)))
+      continue; // given (a matmul's accumulator)
+    if (auto constant = dyn_cast<ConstantOp>(inner)) {
+      scalar[constant.getResult()] = splatValue(constant, b, loc);
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : inner.getOperands())
+      operands.push_back(scalar.lookup(operand));
+    scalar[inner.getResult(0)] = emitScalar(&inner, b, loc, operands);
+  }
+}
+
 void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
                                              Location loc, Value i,
                                              ValueRange args) {
@@ -167,16 +184,7 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
     DenseMap<Value, Value> scalar;
     for (auto [arg, lane] : llvm::zip(body.getArguments(), values))
       scalar[arg] = lane[l];
-    for (Operation &inner : body.without_terminator()) {
-      if (auto constant = dyn_cast<ConstantOp>(inner)) {
-        scalar[constant.getResult()] = splatValue(constant, b, loc);
-        continue;
-      }
-      SmallVector<Value> operands;
-      for (Value operand : inner.getOperands())
-        operands.push_back(scalar.lookup(operand));
-      scalar[inner.getResult(0)] = emitScalar(&inner, b, loc, operands);
-    }
+    evaluateBody(op, b, loc, scalar);
     Value e = l == 0 ? first
                      : arith::AddIOp::create(b, loc, first,
                                              indexConst(b, loc, l));

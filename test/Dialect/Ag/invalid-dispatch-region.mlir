@@ -38,7 +38,7 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
 ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
   %r = ag.dispatch_region elementwise ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
   ^bb0(%a: tensor<4x4xf32>):
-    // expected-error @+1 {{'ag.matmul' op cannot be in an elementwise dispatch region: expected an elementwise op or a splat ag.constant}}
+    // expected-error @+1 {{'ag.matmul' op cannot be in an elementwise dispatch region: expected elementwise ops or splat ag.constants}}
     %m = ag.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     ag.yield %m : tensor<4x4xf32>
   }
@@ -63,10 +63,63 @@ ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}, %v: tensor<4xf32> {ag.name = 
 ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
   %r = ag.dispatch_region elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
-    // expected-error @+1 {{'ag.constant' op cannot be in an elementwise dispatch region: expected an elementwise op or a splat ag.constant}}
+    // expected-error @+1 {{'ag.constant' op cannot be in an elementwise dispatch region: expected elementwise ops or splat ag.constants}}
     %c = ag.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
     %s = ag.add %a, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     ag.yield %s : tensor<4xf32>
   }
   ag.return %r : tensor<4xf32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op of kind matmul has no ag.matmul}}
+  %r = ag.dispatch_region matmul ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %n = ag.neg %a : tensor<4x4xf32>
+    ag.yield %n : tensor<4x4xf32>
+  }
+  ag.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
+  %r = ag.dispatch_region matmul ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %n = ag.constant dense<1.0> : tensor<4x4xf32>
+    // expected-error @+1 {{'ag.matmul' op in a matmul dispatch region must multiply region inputs (block arguments)}}
+    %m = ag.matmul %n, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    ag.yield %m : tensor<4x4xf32>
+  }
+  ag.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
+  %r = ag.dispatch_region matmul ins(%x : tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>):
+    %m = ag.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    // expected-error @+1 {{'ag.matmul' op must be the first op (after splat constants) and the only matmul of a matmul dispatch region}}
+    %m2 = ag.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %s = ag.add %m, %m2 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    ag.yield %s : tensor<4x4xf32>
+  }
+  ag.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}, %b: tensor<4x4xf32> {ag.name = "b"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
+  %r = ag.dispatch_region matmul ins(%x, %b : tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>, %c: tensor<4x4xf32>):
+    %m = ag.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    // expected-error @+1 {{'ag.sum' op cannot be in a matmul dispatch region: expected one leading ag.matmul, then elementwise ops or splat ag.constants}}
+    %s = ag.sum %m : tensor<4x4xf32> -> tensor<f32>
+    %t = ag.add %c, %s : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+    ag.yield %t : tensor<4x4xf32>
+  }
+  ag.return %r : tensor<4x4xf32>
 }

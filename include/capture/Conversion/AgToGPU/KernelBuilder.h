@@ -53,6 +53,11 @@ public:
   /// Work items of the AdamW kernel of a pack of `size` elements.
   static int64_t adamWWorkItems(int64_t size);
 
+  /// The values `op`'s kernel binds, in argument order, before the result:
+  /// its operands, except for a matmul dispatch region (its matmul's
+  /// operands, then the inputs its epilogue reads).
+  static llvm::SmallVector<mlir::Value> kernelOperands(mlir::Operation *op);
+
   /// Workgroups to launch for a kernel running `items` work items.
   int64_t groupsFor(int64_t items) const;
 

@@ -40,6 +40,15 @@ Value DispatchRegionOp::getYielded() {
   return cast<YieldOp>(getBlock().getTerminator()).getValue();
 }
 
+MatmulOp DispatchRegionOp::getMatmul() {
+  if (getKind() != DispatchKind::matmul)
+    return {};
+  for (Operation &op : getBlock())
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      return matmul;
+  return {};
+}
+
 LogicalResult DispatchRegionOp::verify() {
   if (failed(verifyStatic(*this)))
     return failure();
@@ -62,11 +71,34 @@ LogicalResult DispatchRegionOp::verify() {
     return emitOpError() << "yields " << yield.getValue().getType()
                          << ", but the result is " << getResult().getType();
   auto result = cast<RankedTensorType>(getResult().getType());
+  bool matmulKind = getKind() == DispatchKind::matmul;
+  bool seenMatmul = false, seenElementwise = false;
   for (Operation &op : block.without_terminator()) {
+    if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulKind) {
+      if (seenMatmul || seenElementwise)
+        return op.emitOpError()
+               << "must be the first op (after splat constants) and the "
+                  "only matmul of a matmul dispatch region";
+      seenMatmul = true;
+      for (Value operand : matmul->getOperands())
+        if (!isa<BlockArgument>(operand))
+          return op.emitOpError()
+                 << "in a matmul dispatch region must multiply region "
+                    "inputs (block arguments)";
+      if (matmul.getType().getShape() != result.getShape())
+        return op.emitOpError()
+               << "has shape " << formatShape(matmul.getType().getShape())
+               << ", but its matmul dispatch region has shape "
+               << formatShape(result.getShape());
+      continue;
+    }
     if (!isElementwiseOp(&op) && !isSplatConstant(&op))
       return op.emitOpError()
-             << "cannot be in an elementwise dispatch region: expected an "
-                "elementwise op or a splat ag.constant";
+             << "cannot be in " << (matmulKind ? "a matmul" : "an elementwise")
+             << " dispatch region: expected "
+             << (matmulKind ? "one leading ag.matmul, then " : "")
+             << "elementwise ops or splat ag.constants";
+    seenElementwise |= isElementwiseOp(&op);
     if (isSplatConstant(&op))
       continue;
     auto type = cast<RankedTensorType>(op.getResult(0).getType());
@@ -77,5 +109,7 @@ LogicalResult DispatchRegionOp::verify() {
              << formatShape(result.getShape())
              << ": every op must produce the region's shape or one element";
   }
+  if (matmulKind && !seenMatmul)
+    return emitOpError() << "of kind matmul has no ag.matmul";
   return success();
 }

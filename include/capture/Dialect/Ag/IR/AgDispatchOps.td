@@ -9,7 +9,7 @@
 #define CAPTURE_DIALECT_AG_IR_AGDISPATCHOPS_TD
 
 def Ag_DispatchKind : I32EnumAttr<"DispatchKind", "what a dispatch region computes", [
-    I32EnumAttrCase<"elementwise", 0>]> {
+    I32EnumAttrCase<"elementwise", 0>, I32EnumAttrCase<"matmul", 1>]> {
   let cppNamespace = "::capture::ag";
 }
 
@@ -27,6 +27,11 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
     each output element), so each output element is computed from the
     inputs' elements at the broadcast indices with no intermediate ever
     stored.
+
+    `matmul`: the first op (after splat constants) is an `ag.matmul` of two
+    block arguments whose result has the region's shape, followed by an
+    elementwise epilogue as above (a bias add and an activation, say): the
+    matmul's accumulators never leave registers.
     ```mlir
     %h = ag.dispatch_region elementwise ins(%mm, %b : tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32> {
     ^bb0(%x: tensor<64x64xf32>, %y: tensor<64xf32>):
@@ -57,6 +62,8 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
     ::mlir::Block &getBlock() { return getBody().front(); }
     /// The value the body yields.
     ::mlir::Value getYielded();
+    /// The matmul of a `matmul` region; null for other kinds.
+    ::capture::ag::MatmulOp getMatmul();
   }];
 }
 
