@@ -41,8 +41,14 @@ static ArrayRef<int64_t> shapeOf(Value value) {
 static std::string whyNotFused(Operation *producer,
                                const llvm::SetVector<Operation *> &group,
                                const DenseSet<Operation *> &taken,
-                               ArrayRef<int64_t> shape) {
+                               ArrayRef<int64_t> shape, bool reduction) {
   bool matmul = isa<MatmulOp>(producer);
+  if (isa<SumOp, MeanOp, MaxOp>(producer))
+    return ("'" + producer->getName().getStringRef() +
+            "' is a reduction: it ends a region of its own")
+        .str();
+  if (matmul && reduction)
+    return "a reduction region takes only elementwise producers";
   if (!isElementwiseOp(producer) && !matmul)
     return ("'" + producer->getName().getStringRef() +
             "' is not elementwise: it runs as a kernel of its own")
@@ -89,6 +95,10 @@ outsideProducers(const llvm::SetVector<Operation *> &group, Block &body) {
   return producers.takeVector();
 }
 
+/// Whether `op` reduces (sum, mean, max): it can root a reduction region
+/// whose producers have its input's shape.
+static bool isReduction(Operation *op) { return isa<SumOp, MeanOp, MaxOp>(op); }
+
 /// Replaces `group` (root first) by one ag.dispatch_region at the root.
 static void buildRegion(ArrayRef<Operation *> group) {
   Operation *root = group.front();
@@ -121,9 +131,10 @@ static void buildRegion(ArrayRef<Operation *> group) {
     }
 
   OpBuilder b(root);
-  auto region = DispatchRegionOp::create(b, root->getLoc(),
-                                         hasMatmul ? DispatchKind::matmul
-                                                   : DispatchKind::elementwise,
+  DispatchKind kind = hasMatmul              ? DispatchKind::matmul
+                      : isReduction(root) ? DispatchKind::reduction
+                                          : DispatchKind::elementwise;
+  auto region = DispatchRegionOp::create(b, root->getLoc(), kind,
                                          inputs.getArrayRef(),
                                          root->getResult(0).getType());
   Block &block = region.getBlock();
@@ -149,14 +160,16 @@ static void buildRegion(ArrayRef<Operation *> group) {
 static void formRegions(Block &body, bool explain) {
   SmallVector<Operation *> roots;
   for (Operation &op : llvm::reverse(body))
-    if (isElementwiseOp(&op))
+    if (isElementwiseOp(&op) || isReduction(&op))
       roots.push_back(&op);
   DenseSet<Operation *> taken;
   SmallVector<SmallVector<Operation *>> groups;
   for (Operation *root : roots) {
     if (taken.contains(root))
       continue;
-    ArrayRef<int64_t> shape = shapeOf(root->getResult(0));
+    // A reduction's producers have the shape of what it reduces.
+    ArrayRef<int64_t> shape = shapeOf(isReduction(root) ? root->getOperand(0)
+                                                        : root->getResult(0));
     llvm::SetVector<Operation *> group;
     group.insert(root);
     // Until nothing more joins: a producer used twice inside the region
@@ -164,7 +177,8 @@ static void formRegions(Block &body, bool explain) {
     for (bool grew = true; grew;) {
       grew = false;
       for (Operation *producer : outsideProducers(group, body))
-        if (whyNotFused(producer, group, taken, shape).empty()) {
+        if (whyNotFused(producer, group, taken, shape, isReduction(root))
+                .empty()) {
           group.insert(producer);
           grew = true;
         }
@@ -178,8 +192,12 @@ static void formRegions(Block &body, bool explain) {
         producer->emitRemark()
             << "not fused into the dispatch region of '"
             << root->getName().getStringRef() << "' at " << root->getLoc()
-            << ": " << whyNotFused(producer, group, taken, shape);
+            << ": "
+            << whyNotFused(producer, group, taken, shape, isReduction(root));
       }
+    // A reduction with nothing to fuse stays the op it is.
+    if (isReduction(root) && group.size() == 1)
+      continue;
     taken.insert(group.begin(), group.end());
     groups.push_back(SmallVector<Operation *>(group.begin(), group.end()));
   }

@@ -124,3 +124,29 @@ ag.forward @wide(%x: tensor<1x8xf32> {ag.name = "x"}, %w: tensor<8x8xf32> {ag.na
 // CHECK-LABEL: ag.forward @wide
 // CHECK: ag.matmul
 // CHECK: ag.dispatch_region elementwise
+
+// -----
+
+// A reduction roots a region of its elementwise producers (of the reduced
+// tensor's shape): the squares of a gradient norm are never stored. A
+// reduction with nothing to fuse stays the op it is.
+
+ag.forward @norm(%g: tensor<100xf32> {ag.name = "g"}, %h: tensor<4x8xf32> {ag.name = "h"})
+    -> (tensor<f32> {ag.name = "n"}, tensor<4xf32> {ag.name = "r"}) {
+  %sq = ag.mul %g, %g : (tensor<100xf32>, tensor<100xf32>) -> tensor<100xf32>
+  // expected-remark @+1 {{'ag.sum' is a reduction: it ends a region of its own}}
+  %s = ag.sum %sq : tensor<100xf32> -> tensor<f32>
+  %n = ag.sqrt %s : tensor<f32>
+  %r = ag.max %h axis = 1 : tensor<4x8xf32> -> tensor<4xf32>
+  ag.return %n, %r : tensor<f32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: ag.forward @norm
+// CHECK: %[[S:.*]] = ag.dispatch_region reduction ins(%{{.*}} : tensor<100xf32>) -> tensor<f32> {
+// CHECK-NEXT: ^bb0(%[[G:.*]]: tensor<100xf32>):
+// CHECK-NEXT: %[[SQ:.*]] = ag.mul %[[G]], %[[G]]
+// CHECK-NEXT: %[[SUM:.*]] = ag.sum %[[SQ]]
+// CHECK-NEXT: ag.yield %[[SUM]] : tensor<f32>
+// CHECK: ag.dispatch_region elementwise ins(%[[S]] : tensor<f32>)
+// CHECK: ag.sqrt
+// CHECK: ag.max %{{.*}} axis = 1

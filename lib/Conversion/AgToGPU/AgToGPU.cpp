@@ -395,11 +395,14 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
             kernels.getOrCreateTwoPass(&op)) {
       auto partials = RankedTensorType::get({twoPass->parts}, b.getF32Type());
       Placement at{Home::Scratch, partialsAt.lookup(&op)};
-      Value input = op.getOperand(0), result = op.getResult(0);
-      launch(twoPass->partial, twoPass->parts,
-             {viewOf(where.lookup(rootOf(input)), input.getType()),
-              viewOf(at, partials)},
-             op.getLoc());
+      // The reduced tensor, or a reduction region's inputs.
+      SmallVector<Value> partialArgs;
+      for (Value input : op.getOperands())
+        partialArgs.push_back(
+            viewOf(where.lookup(rootOf(input)), input.getType()));
+      partialArgs.push_back(viewOf(at, partials));
+      Value result = op.getResult(0);
+      launch(twoPass->partial, twoPass->parts, partialArgs, op.getLoc());
       launch(twoPass->final, 1,
              {viewOf(at, partials),
               viewOf(where.lookup(result), result.getType())},

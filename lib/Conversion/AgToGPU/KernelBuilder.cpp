@@ -59,9 +59,12 @@ int64_t KernelBuilder::workItems(Operation *op) {
     return rows(logSoftmax.getNormalizedAxis());
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return matmulWorkItems(matmul);
-  if (auto region = dyn_cast<DispatchRegionOp>(op))
+  if (auto region = dyn_cast<DispatchRegionOp>(op)) {
+    if (Operation *reduction = regionReduction(region))
+      return workItems(reduction);
     return region.getMatmul() ? matmulWorkItems(region.getMatmul())
                               : elementwiseRegionWorkItems(region);
+  }
   // The scalar losses are one serial loop in one invocation.
   if (isa<CrossEntropyOp, MseOp>(op))
     return 1;
@@ -185,7 +188,14 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
       .Case([&](OneHotOp o) { emitOneHot(o, b, loc, i, args); })
       .Case([&](ScatterAddRowsOp s) { emitScatterAddRows(s, b, loc, i, args); })
       .Case([&](DispatchRegionOp r) {
-        if (r.getMatmul())
+        if (Operation *reduction = regionReduction(r))
+          emitReductionOf(
+              reduction,
+              [&](OpBuilder &nb, Location nloc, ValueRange at) {
+                return regionElement(r, nb, nloc, at, args.drop_back());
+              },
+              b, loc, i, args.back());
+        else if (r.getMatmul())
           emitMatmulRegion(r, b, loc, i, args);
         else
           emitElementwiseRegion(r, b, loc, i, args);
@@ -204,7 +214,8 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
   SmallVector<Type> argTypes;
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     argTypes = matmulArgTypes(matmul);
-  } else if (auto region = dyn_cast<DispatchRegionOp>(op)) {
+  } else if (auto region = dyn_cast<DispatchRegionOp>(op);
+             region && !regionReduction(region)) {
     argTypes = region.getMatmul() ? matmulRegionArgTypes(region)
                                   : elementwiseRegionArgTypes(region);
   } else {
@@ -268,16 +279,32 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
     return TwoPass{partialIt->second, cache[key + ":final"], split->parts};
   auto partials =
       MemRefType::get({split->parts}, Float32Type::get(module.getContext()));
-  std::string stem = op->getName().stripDialect().str();
+  std::string stem = kernelStem(op);
+  // The partials' inputs: the reduced tensor, or a region's inputs.
+  SmallVector<Type> inputs;
+  for (Type t : op->getOperandTypes())
+    inputs.push_back(memrefOf(t));
+  inputs.push_back(partials);
+  auto region = dyn_cast<DispatchRegionOp>(op);
+  Operation *reduction = region ? regionReduction(region) : op;
   gpu::GPUFuncOp partial = createKernel(
-      stem + "_partial", {memrefOf(op->getOperand(0).getType()), partials},
-      split->parts, [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-        emitPartialReduction(op, *split, b, loc, i, args);
+      stem + "_partial", inputs, split->parts,
+      [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+        if (!region) {
+          emitPartialReduction(op, *split, b, loc, i, args);
+          return;
+        }
+        emitPartialReductionOf(
+            reduction, *split,
+            [&](OpBuilder &nb, Location nloc, ValueRange at) {
+              return regionElement(region, nb, nloc, at, args.drop_back());
+            },
+            b, loc, i, args.back());
       });
   gpu::GPUFuncOp final = createKernel(
       stem + "_final", {partials, memrefOf(op->getResult(0).getType())}, 1,
       [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-        emitFinalReduction(op, *split, b, loc, i, args);
+        emitFinalReduction(reduction, *split, b, loc, i, args);
       });
   cache[key + ":partial"] = partial;
   cache[key + ":final"] = final;

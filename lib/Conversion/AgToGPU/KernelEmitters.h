@@ -124,11 +124,23 @@ void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,
 void emitElementwiseRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                            mlir::Location loc, mlir::Value i,
                            mlir::ValueRange args);
+/// A `reduction` dispatch region's reduction (its last op).
+mlir::Operation *regionReduction(ag::DispatchRegionOp op);
+/// The element of `op`'s reduction input at `at`: its producers evaluated
+/// on the inputs `args` (f32 memrefs of the region inputs) loaded at the
+/// broadcast indices.
+mlir::Value regionElement(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                          mlir::Location loc, mlir::ValueRange at,
+                          mlir::ValueRange args);
+
 /// Evaluates the body of `op` for one element: `scalar` maps the block
 /// arguments (and any value already known, such as a matmul's accumulator)
-/// to their scalar element and receives every other body value's.
+/// to their scalar element and receives every other body value's (up to,
+/// not including, `stop` when given).
 void evaluateBody(ag::DispatchRegionOp op, mlir::OpBuilder &b,
-                  mlir::Location loc, llvm::DenseMap<mlir::Value, mlir::Value> &scalar);
+                  mlir::Location loc,
+                  llvm::DenseMap<mlir::Value, mlir::Value> &scalar,
+                  mlir::Operation *stop = nullptr);
 /// Work items of the elementwise region template.
 int64_t elementwiseRegionWorkItems(ag::DispatchRegionOp op);
 /// Kernel argument types of the elementwise region template: each input as
@@ -164,6 +176,15 @@ llvm::SmallVector<mlir::Type> matmulArgTypes(ag::MatmulOp op);
 /// One output element of a sum, mean or max.
 void emitReduction(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value i, mlir::ValueRange args);
+/// The element of a reduction's input at the given indices (a load, or a
+/// dispatch region's producers evaluated there).
+using ElementFn = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+/// emitReduction with the input's elements from `element`; stores into
+/// `out`.
+void emitReductionOf(mlir::Operation *op, ElementFn element,
+                     mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                     mlir::Value out);
 /// How a full reduction (sum, mean or max of every element) of a large
 /// tensor runs in two passes: `parts` invocations each reduce `chunk`
 /// consecutive elements into a partial, then one invocation reduces the
@@ -183,6 +204,11 @@ std::optional<SplitReduction> splitReductionOf(mlir::Operation *op);
 void emitPartialReduction(mlir::Operation *op, SplitReduction split,
                           mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
                           mlir::ValueRange args);
+/// emitPartialReduction with the input's elements from `element`.
+void emitPartialReductionOf(mlir::Operation *op, SplitReduction split,
+                            ElementFn element, mlir::OpBuilder &b,
+                            mlir::Location loc, mlir::Value i,
+                            mlir::Value partials);
 /// The second pass (one work item): args = partials, result.
 void emitFinalReduction(mlir::Operation *op, SplitReduction split,
                         mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,

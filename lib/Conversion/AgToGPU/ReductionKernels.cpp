@@ -52,6 +52,17 @@ static Value combine(Operation *op, OpBuilder &b, Location loc, Value acc,
 
 void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
                                      Value i, ValueRange args) {
+  emitReductionOf(
+      op,
+      [&](OpBuilder &nb, Location nloc, ValueRange at) -> Value {
+        return memref::LoadOp::create(nb, nloc, args[0], at);
+      },
+      b, loc, i, args[1]);
+}
+
+void capture::kernels::emitReductionOf(Operation *op, ElementFn element,
+                                       OpBuilder &b, Location loc, Value i,
+                                       Value out) {
   RankedTensorType input = tensorType(op->getOperand(0));
   RankedTensorType result = tensorType(op->getResult(0));
   std::optional<int64_t> axis = reductionAxis(op);
@@ -72,18 +83,20 @@ void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
                   SmallVector<Value> inIdx =
                       axis ? insertAt(kept, *axis, j)
                            : delinearize(nb, nloc, j, input.getShape());
-                  Value x = memref::LoadOp::create(nb, nloc, args[0], inIdx);
+                  Value x = element(nb, nloc, inIdx);
                   return combine(op, nb, nloc, acc, x);
                 });
   if (isa<MeanOp>(op))
     value = arith::DivFOp::create(b, loc, value,
                                   f32Const(b, loc, static_cast<double>(count)));
-  memref::StoreOp::create(b, loc, value, args[1], outIdx);
+  memref::StoreOp::create(b, loc, value, out, outIdx);
 }
 
 std::optional<SplitReduction>
 capture::kernels::splitReductionOf(Operation *op) {
-  if (!isa<SumOp, MeanOp, MaxOp>(op) || reductionAxis(op))
+  if (auto region = dyn_cast<DispatchRegionOp>(op))
+    op = regionReduction(region);
+  if (!op || !isa<SumOp, MeanOp, MaxOp>(op) || reductionAxis(op))
     return std::nullopt;
   int64_t n = tensorType(op->getOperand(0)).getNumElements();
   // Up to this many elements one serial loop is as fast as two dispatches.
@@ -97,6 +110,19 @@ capture::kernels::splitReductionOf(Operation *op) {
 void capture::kernels::emitPartialReduction(Operation *op, SplitReduction split,
                                             OpBuilder &b, Location loc, Value i,
                                             ValueRange args) {
+  emitPartialReductionOf(
+      op, split,
+      [&](OpBuilder &nb, Location nloc, ValueRange at) -> Value {
+        return memref::LoadOp::create(nb, nloc, args[0], at);
+      },
+      b, loc, i, args[1]);
+}
+
+void capture::kernels::emitPartialReductionOf(Operation *op,
+                                              SplitReduction split,
+                                              ElementFn element, OpBuilder &b,
+                                              Location loc, Value i,
+                                              Value partials) {
   RankedTensorType input = tensorType(op->getOperand(0));
   Value lo = arith::MulIOp::create(b, loc, i, indexConst(b, loc, split.chunk));
   Value hi = arith::MinSIOp::create(
@@ -107,12 +133,11 @@ void capture::kernels::emitPartialReduction(Operation *op, SplitReduction split,
   auto loop = scf::ForOp::create(
       b, loc, lo, hi, indexConst(b, loc, 1), ValueRange{init},
       [&](OpBuilder &nb, Location nloc, Value j, ValueRange acc) {
-        Value x = memref::LoadOp::create(
-            nb, nloc, args[0], delinearize(nb, nloc, j, input.getShape()));
+        Value x = element(nb, nloc, delinearize(nb, nloc, j, input.getShape()));
         scf::YieldOp::create(nb, nloc,
                              ValueRange{combine(op, nb, nloc, acc[0], x)});
       });
-  memref::StoreOp::create(b, loc, loop.getResult(0), args[1], ValueRange{i});
+  memref::StoreOp::create(b, loc, loop.getResult(0), partials, ValueRange{i});
 }
 
 void capture::kernels::emitFinalReduction(Operation *op, SplitReduction split,

@@ -111,10 +111,34 @@ static Value splatValue(ConstantOp constant, OpBuilder &b, Location loc) {
       b, loc, b.getF32FloatAttr(dense.getSplatValue<APFloat>().convertToFloat()));
 }
 
+Operation *capture::kernels::regionReduction(DispatchRegionOp op) {
+  if (op.getKind() != DispatchKind::reduction)
+    return nullptr;
+  return op.getYielded().getDefiningOp();
+}
+
+Value capture::kernels::regionElement(DispatchRegionOp op, OpBuilder &b,
+                                      Location loc, ValueRange at,
+                                      ValueRange args) {
+  DenseMap<Value, Value> scalar;
+  for (auto [arg, memref] : llvm::zip(op.getBlock().getArguments(), args)) {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
+    scalar[arg] = memref::LoadOp::create(b, loc, memref,
+                                         broadcastIndices(b, loc, at, shape));
+  }
+  // The producers only: the reduction itself is the caller's loop.
+  Operation *reduction = regionReduction(op);
+  evaluateBody(op, b, loc, scalar, reduction);
+  return scalar.lookup(reduction->getOperand(0));
+}
+
 void capture::kernels::evaluateBody(DispatchRegionOp op, OpBuilder &b,
                                     Location loc,
-                                    DenseMap<Value, Value> &scalar) {
+                                    DenseMap<Value, Value> &scalar,
+                                    Operation *stop) {
   for (Operation &inner : op.getBlock().without_terminator()) {
+    if (&inner == stop)
+      return;
     if (scalar.count(inner.getResult(0)))
       continue; // given (a matmul's accumulator)
     if (auto constant = dyn_cast<ConstantOp>(inner)) {

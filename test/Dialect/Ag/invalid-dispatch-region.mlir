@@ -123,3 +123,29 @@ ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}, %b: tensor<4x4xf32> {ag.name 
   }
   ag.return %r : tensor<4x4xf32>
 }
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op of kind reduction must yield the result of its last op, an ag.sum, ag.mean or ag.max}}
+  %r = ag.dispatch_region reduction ins(%x : tensor<4xf32>) -> tensor<f32> {
+  ^bb0(%a: tensor<4xf32>):
+    %s = ag.sum %a : tensor<4xf32> -> tensor<f32>
+    %n = ag.neg %s : tensor<f32>
+    ag.yield %n : tensor<f32>
+  }
+  ag.return %r : tensor<f32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}, %y: tensor<8xf32> {ag.name = "y"}) -> (tensor<f32> {ag.name = "z"}) {
+  %r = ag.dispatch_region reduction ins(%x, %y : tensor<4xf32>, tensor<8xf32>) -> tensor<f32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<8xf32>):
+    // expected-error @+1 {{'ag.exp' op has shape [8] in a reduction dispatch region of shape [4]: every op must produce the region's shape or one element}}
+    %e = ag.exp %b : tensor<8xf32>
+    %s = ag.sum %a : tensor<4xf32> -> tensor<f32>
+    ag.yield %s : tensor<f32>
+  }
+  ag.return %r : tensor<f32>
+}

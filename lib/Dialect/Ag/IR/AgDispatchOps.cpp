@@ -49,6 +49,11 @@ MatmulOp DispatchRegionOp::getMatmul() {
   return {};
 }
 
+/// "an" before "elementwise", else "a".
+static StringRef article(DispatchKind kind) {
+  return kind == DispatchKind::elementwise ? "an" : "a";
+}
+
 LogicalResult DispatchRegionOp::verify() {
   if (failed(verifyStatic(*this)))
     return failure();
@@ -71,9 +76,21 @@ LogicalResult DispatchRegionOp::verify() {
     return emitOpError() << "yields " << yield.getValue().getType()
                          << ", but the result is " << getResult().getType();
   auto result = cast<RankedTensorType>(getResult().getType());
+  if (getKind() == DispatchKind::reduction) {
+    Operation *last = yield.getValue().getDefiningOp();
+    if (!last || last->getBlock() != &block ||
+        !isa<SumOp, MeanOp, MaxOp>(last) || last->getNextNode() != yield)
+      return emitOpError() << "of kind reduction must yield the result of "
+                              "its last op, an ag.sum, ag.mean or ag.max";
+    // Its producers must have the reduced tensor's shape.
+    result = cast<RankedTensorType>(last->getOperand(0).getType());
+  }
   bool matmulKind = getKind() == DispatchKind::matmul;
   bool seenMatmul = false, seenElementwise = false;
   for (Operation &op : block.without_terminator()) {
+    if (getKind() == DispatchKind::reduction &&
+        &op == yield.getValue().getDefiningOp())
+      continue;
     if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulKind) {
       if (seenMatmul || seenElementwise)
         return op.emitOpError()
@@ -94,8 +111,8 @@ LogicalResult DispatchRegionOp::verify() {
     }
     if (!isElementwiseOp(&op) && !isSplatConstant(&op))
       return op.emitOpError()
-             << "cannot be in " << (matmulKind ? "a matmul" : "an elementwise")
-             << " dispatch region: expected "
+             << "cannot be in " << article(getKind()) << " "
+             << stringifyDispatchKind(getKind()) << " dispatch region: expected "
              << (matmulKind ? "one leading ag.matmul, then " : "")
              << "elementwise ops or splat ag.constants";
     seenElementwise |= isElementwiseOp(&op);
@@ -105,7 +122,8 @@ LogicalResult DispatchRegionOp::verify() {
     if (type.getShape() != result.getShape() && type.getNumElements() != 1)
       return op.emitOpError()
              << "has shape " << formatShape(type.getShape())
-             << " in an elementwise dispatch region of shape "
+             << " in " << article(getKind()) << " "
+             << stringifyDispatchKind(getKind()) << " dispatch region of shape "
              << formatShape(result.getShape())
              << ": every op must produce the region's shape or one element";
   }

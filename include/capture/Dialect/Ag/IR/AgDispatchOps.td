@@ -9,7 +9,8 @@
 #define CAPTURE_DIALECT_AG_IR_AGDISPATCHOPS_TD
 
 def Ag_DispatchKind : I32EnumAttr<"DispatchKind", "what a dispatch region computes", [
-    I32EnumAttrCase<"elementwise", 0>, I32EnumAttrCase<"matmul", 1>]> {
+    I32EnumAttrCase<"elementwise", 0>, I32EnumAttrCase<"matmul", 1>,
+    I32EnumAttrCase<"reduction", 2>]> {
   let cppNamespace = "::capture::ag";
 }
 
@@ -32,6 +33,12 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
     block arguments whose result has the region's shape, followed by an
     elementwise epilogue as above (a bias add and an activation, say): the
     matmul's accumulators never leave registers.
+
+    `reduction`: elementwise producers of the reduction input's shape (or a
+    single element), then one `ag.sum`, `ag.mean` or `ag.max` whose result
+    is yielded: the reduced tensor is computed element by element inside
+    the reduction's loop and never stored (the sum of squares of a global
+    gradient norm, say).
     ```mlir
     %h = ag.dispatch_region elementwise ins(%mm, %b : tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32> {
     ^bb0(%x: tensor<64x64xf32>, %y: tensor<64xf32>):

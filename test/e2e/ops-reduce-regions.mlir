@@ -1,0 +1,33 @@
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: capture-aot %s -o %t/m.capmod --print-module | FileCheck %s --check-prefix=FUSED
+// RUN: capture-interp %s --make-inputs %t/in --seed 4
+// RUN: capture-run %t/m.capmod --input g=%t/in/g.npy --input h=%t/in/h.npy --input b=%t/in/b.npy --output-dir %t/gpu > /dev/null
+// RUN: capture-interp %s --input g=%t/in/g.npy --input h=%t/in/h.npy --input b=%t/in/b.npy --compare %t/gpu --tolerance 1e-5 | FileCheck %s
+
+// Reduction regions against the interpreter: a sum of squares over 70001
+// elements (two passes, the producers evaluated in the partial pass; an odd
+// size), a mean along an axis of a broadcast sum, and a max of exp with the
+// reduced axis kept.
+
+// FUSED-DAG: dispatch mul_sum_partial_
+// FUSED-DAG: dispatch mul_sum_final_
+// FUSED-DAG: dispatch add_mean_
+// FUSED-DAG: dispatch exp_max_
+
+// CHECK-DAG: compare sumsq: {{.*}}: ok
+// CHECK-DAG: compare rowmean: {{.*}}: ok
+// CHECK-DAG: compare colmax: {{.*}}: ok
+// CHECK-NOT: FAIL
+
+ag.forward @f(%g: tensor<70001xf32> {ag.name = "g"}, %h: tensor<5x7xf32> {ag.name = "h"},
+              %b: tensor<7xf32> {ag.name = "b"})
+    -> (tensor<f32> {ag.name = "sumsq"}, tensor<5xf32> {ag.name = "rowmean"},
+        tensor<1x7xf32> {ag.name = "colmax"}) {
+  %sq = ag.mul %g, %g : (tensor<70001xf32>, tensor<70001xf32>) -> tensor<70001xf32>
+  %s = ag.sum %sq : tensor<70001xf32> -> tensor<f32>
+  %a = ag.add %h, %b : (tensor<5x7xf32>, tensor<7xf32>) -> tensor<5x7xf32>
+  %m = ag.mean %a axis = 1 : tensor<5x7xf32> -> tensor<5xf32>
+  %e = ag.exp %h : tensor<5x7xf32>
+  %x = ag.max %e axis = 0 keepdim : tensor<5x7xf32> -> tensor<1x7xf32>
+  ag.return %s, %m, %x : tensor<f32>, tensor<5xf32>, tensor<1x7xf32>
+}
