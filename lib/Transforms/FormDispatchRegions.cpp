@@ -203,6 +203,16 @@ static void formRegions(Block &body, bool explain) {
   }
   for (ArrayRef<Operation *> group : groups)
     buildRegion(group);
+  // Gradients computed only for the update (clipped ones) are computed by
+  // the update kernel itself: they are never stored.
+  for (auto update : body.getOps<ApplyAdamWOp>()) {
+    auto region = update.getGrads().getDefiningOp<DispatchRegionOp>();
+    if (!region || region.getKind() != DispatchKind::elementwise ||
+        !region->hasOneUse() ||
+        cast<RankedTensorType>(region.getType()).getNumElements() < 4)
+      continue;
+    region->setAttr(kUpdatePrologueAttr, UnitAttr::get(region.getContext()));
+  }
 }
 
 void FormDispatchRegionsPass::runOnOperation() {

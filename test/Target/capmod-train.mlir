@@ -17,15 +17,15 @@
 // CHECK-NEXT: params [[W]][0, 264), moments [[O]][512, 776) [[O]][1024, 1288)
 // CHECK: input adamw [7] (f32) @ buffer [[IN:[0-9]+]] [768, 796)
 // CHECK: output grad_norm [] (f32) @ buffer [[OUT:[0-9]+]] [512, 516)
-// The clip scale multiplies the flat gradients, then a barrier, then AdamW.
-// Read-only f32 bindings are texel views (the lavapipe target): their
-// ranges cover whole 16-byte texels.
-// The clip coefficient min(1, max / (norm + 1e-6)) is a scalar, recomputed
-// per element in the region that scales the gradients.
-// CHECK: dispatch add_div_minimum_mul_{{[0-9]+}} groups [1, 1, 1] read {{.*}} read [[O]][0, 272)
+// The norm, a barrier, then AdamW, whose prologue computes the clipped
+// gradients (the coefficient min(1, max / (norm + 1e-6)) recomputed per
+// element from the norm, the limit and the flat gradients): they are never
+// stored. Read-only f32 bindings are texel views (the lavapipe target):
+// their ranges cover whole 16-byte texels. AdamW reads the parameters and
+// moments (as whole vec4s) and writes them.
+// CHECK: dispatch sqrt_
 // CHECK-NEXT: barrier
-// AdamW reads the parameters and moments (as whole vec4s) and writes them.
-// CHECK-NEXT: dispatch adamw_{{[0-9]+}} groups [1, 1, 1] read [[S:[0-9]+]][{{[0-9]+}}, {{[0-9]+}}) read [[OUT]][512, 528) read [[IN]][768, 800) read [[W]][0, 272) read [[O]][512, 784) read [[O]][1024, 1296) write [[W]][0, 264) write [[O]][512, 776) write [[O]][1024, 1288)
+// CHECK-NEXT: dispatch adamw_add_div_minimum_mul_{{[0-9]+}} groups [1, 1, 1] read {{.*}} read [[O]][0, 272) read [[OUT]][512, 528) read [[IN]][768, 800) read [[W]][0, 272) read [[O]][512, 784) read [[O]][1024, 1296) write [[W]][0, 264) write [[O]][512, 776) write [[O]][1024, 1288)
 // CHECK-NOT: dispatch
 
 ag.weight @w trainable : tensor<4x2xf32> = dense<[[0.1, -0.2], [0.3, 0.4], [-0.5, 0.6], [0.7, -0.8]]>

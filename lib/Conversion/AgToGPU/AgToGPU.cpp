@@ -216,6 +216,15 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   }
   for (ProbeOp probe : body.getOps<ProbeOp>())
     lastUse[rootOf(probe)] = INT64_MAX;
+  // An update prologue runs inside the AdamW kernel, after everything
+  // else: its inputs stay live to the end.
+  auto isPrologue = [](Operation *op) {
+    return isa<DispatchRegionOp>(op) && op->hasAttr(kUpdatePrologueAttr);
+  };
+  for (Operation &op : body)
+    if (isPrologue(&op))
+      for (Value input : op.getOperands())
+        lastUse[rootOf(input)] = INT64_MAX;
 
   // Outputs computed in this entry are written in place in the output
   // buffer, and gradients in place in their param pack's flat array.
@@ -248,8 +257,10 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   DenseMap<Operation *, int64_t> partialsAt;
   ScratchAllocator scratch(alignment);
   for (Operation &op : body) {
-    // Probes and reshapes alias their root (see rootOf).
-    if (isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp>(op))
+    // Probes and reshapes alias their root (see rootOf); an update
+    // prologue's result is never stored.
+    if (isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp>(op) ||
+        isPrologue(&op))
       continue;
     Value result = op.getNumResults() == 1 ? op.getResult(0) : Value();
     if (auto view = dyn_cast<InputViewOp>(op)) {
@@ -389,7 +400,7 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
            b.getNamedAttr("buffer", b.getStringAttr(homeName(p.home)))}));
       continue;
     }
-    if (!KernelBuilder::isCompute(&op))
+    if (!KernelBuilder::isCompute(&op) || isPrologue(&op))
       continue;
     if (std::optional<KernelBuilder::TwoPass> twoPass =
             kernels.getOrCreateTwoPass(&op)) {
@@ -443,20 +454,30 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   if (update) {
     ParamPackOp paramPack = packOf(update, update.getPackAttr());
     int64_t size = static_cast<int64_t>(paramPack.getSize());
-    gpu::GPUFuncOp adamw = kernels.getOrCreateAdamW(size);
+    auto prologue = update.getGrads().getDefiningOp<DispatchRegionOp>();
+    if (prologue && !prologue->hasAttr(kUpdatePrologueAttr))
+      prologue = {};
+    gpu::GPUFuncOp adamw = kernels.getOrCreateAdamW(size, prologue);
     ArrayRef<Type> types = adamw.getArgumentTypes();
     Placement params{Home::Weights, offsetAttr(paramPack, kWeightOffsetAttr)};
     Placement m1{Home::Optimizer, offsetAttr(paramPack, kMoment1OffsetAttr)};
     Placement m2{Home::Optimizer, offsetAttr(paramPack, kMoment2OffsetAttr)};
-    // Parameters and moments twice: read views, then the written ranges.
-    launch(adamw, KernelBuilder::adamWWorkItems(size),
-           {viewOfType(where.lookup(rootOf(update.getGrads())), types[0]),
-            viewOfType(where.lookup(rootOf(update.getGradNorm())), types[1]),
-            viewOfType(where.lookup(rootOf(update.getHyper())), types[2]),
-            viewOfType(params, types[3]), viewOfType(m1, types[4]),
-            viewOfType(m2, types[5]), viewOfType(params, types[6]),
-            viewOfType(m1, types[7]), viewOfType(m2, types[8])},
-           update.getLoc());
+    // The gradients (or the prologue's inputs), then the parameters and
+    // moments twice: read views, then the written ranges.
+    SmallVector<Value> grads =
+        prologue ? SmallVector<Value>(prologue.getInputs())
+                 : SmallVector<Value>{update.getGrads()};
+    SmallVector<Value> args;
+    for (auto [value, type] : llvm::zip(grads, types))
+      args.push_back(viewOfType(where.lookup(rootOf(value)), type));
+    ArrayRef<Type> rest = types.drop_front(grads.size());
+    args.append(
+        {viewOfType(where.lookup(rootOf(update.getGradNorm())), rest[0]),
+         viewOfType(where.lookup(rootOf(update.getHyper())), rest[1]),
+         viewOfType(params, rest[2]), viewOfType(m1, rest[3]),
+         viewOfType(m2, rest[4]), viewOfType(params, rest[5]),
+         viewOfType(m1, rest[6]), viewOfType(m2, rest[7])});
+    launch(adamw, KernelBuilder::adamWWorkItems(size), args, update.getLoc());
     func->setAttr(kTrainAttr, trainInfo(trainStep, update, pack));
   }
   func::ReturnOp::create(b, loc);

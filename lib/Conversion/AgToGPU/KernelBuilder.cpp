@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -326,27 +327,59 @@ int64_t KernelBuilder::adamWWorkItems(int64_t size) {
 }
 
 gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size) {
+  return getOrCreateAdamW(size, DispatchRegionOp());
+}
+
+gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
+                                               DispatchRegionOp prologue) {
   std::string key;
-  llvm::raw_string_ostream(key) << "adamw:" << size;
+  llvm::raw_string_ostream(key)
+      << "adamw:" << size << ":" << (prologue ? kernelKey(prologue) : "");
   if (auto it = cache.find(key); it != cache.end())
     return it->second;
   MLIRContext *ctx = module.getContext();
   auto f32 = Float32Type::get(ctx);
-  int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
+  int64_t vectors = adamWWorkItems(size);
   auto flat = MemRefType::get({size}, f32);
   auto flat4 = MemRefType::get({vectors}, VectorType::get({kAdamWLanes}, f32));
   auto scalar = MemRefType::get({}, f32);
   auto hyper = MemRefType::get({ag::kAdamWHyperValues}, f32);
-  gpu::GPUFuncOp func = createKernel(
-      "adamw", {flat4, scalar, hyper, flat4, flat4, flat4, flat, flat, flat},
-      vectors, [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-        emitAdamW(size, b, loc, i, args);
-      });
-  func->setAttr(kKernelWritesAttr, DenseI32ArrayAttr::get(ctx, {6, 7, 8}));
+  // The gradients' bindings: the flat array, or the prologue's inputs.
+  SmallVector<Type> argTypes = {flat4};
   Attribute pack = DenseI64ArrayAttr::get(ctx, {size});
-  SmallVector<Attribute> shapes = {
-      pack, DenseI64ArrayAttr::get(ctx, {}),
-      DenseI64ArrayAttr::get(ctx, {ag::kAdamWHyperValues})};
+  SmallVector<Attribute> shapes = {pack};
+  if (prologue) {
+    argTypes = elementwiseRegionArgTypes(prologue);
+    argTypes.pop_back();
+    shapes.clear();
+    for (Value input : prologue.getInputs())
+      shapes.push_back(DenseI64ArrayAttr::get(
+          ctx, cast<RankedTensorType>(input.getType()).getShape()));
+  }
+  size_t grads = argTypes.size();
+  argTypes.append({scalar, hyper, flat4, flat4, flat4, flat, flat, flat});
+  gpu::GPUFuncOp func = createKernel(
+      prologue ? "adamw_" + kernelStem(prologue) : std::string("adamw"),
+      argTypes, vectors,
+      [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+        auto gradLanes = [&](OpBuilder &gb, Location gloc) {
+          if (prologue)
+            return elementwiseRegionLanes(prologue, gb, gloc, i,
+                                          args.take_front(grads));
+          Value v = memref::LoadOp::create(gb, gloc, args[0], ValueRange{i});
+          SmallVector<Value> lanes;
+          for (int64_t l = 0; l < kAdamWLanes; ++l)
+            lanes.push_back(
+                vector::ExtractOp::create(gb, gloc, v, ArrayRef<int64_t>{l}));
+          return lanes;
+        };
+        emitAdamW(size, gradLanes, b, loc, i, args.drop_front(grads));
+      });
+  int32_t first = static_cast<int32_t>(grads) + 5;
+  func->setAttr(kKernelWritesAttr,
+                DenseI32ArrayAttr::get(ctx, {first, first + 1, first + 2}));
+  shapes.append({DenseI64ArrayAttr::get(ctx, {}),
+                 DenseI64ArrayAttr::get(ctx, {ag::kAdamWHyperValues})});
   shapes.append(6, pack);
   func->setAttr(kBindingShapesAttr, ArrayAttr::get(ctx, shapes));
   cache[key] = func;

@@ -141,6 +141,12 @@ void evaluateBody(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                   mlir::Location loc,
                   llvm::DenseMap<mlir::Value, mlir::Value> &scalar,
                   mlir::Operation *stop = nullptr);
+/// The region's values for the output elements of work item `i` (4 lanes,
+/// or 1 for results under 4 elements), computed from the inputs `args`
+/// (bound as elementwiseRegionArgTypes says), without storing them.
+llvm::SmallVector<mlir::Value>
+elementwiseRegionLanes(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                       mlir::Location loc, mlir::Value i, mlir::ValueRange args);
 /// Work items of the elementwise region template.
 int64_t elementwiseRegionWorkItems(ag::DispatchRegionOp op);
 /// Kernel argument types of the elementwise region template: each input as
@@ -230,13 +236,18 @@ void emitMse(ag::MseOp op, mlir::OpBuilder &b, mlir::Location loc,
 /// Elements handled by one work item of the AdamW kernel.
 constexpr int64_t kAdamWLanes = 4;
 
+/// The 4 gradient lanes of an AdamW work item: loaded, or computed by a
+/// prologue region (the clip scale).
+using GradLanesFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    mlir::OpBuilder &, mlir::Location)>;
+
 /// Work item `i` (elements 4i .. 4i+3) of torch.optim.AdamW's update of a
-/// pack of `size` elements. args: flat gradients, grad_norm,
-/// hyperparameters, then the parameters and both moments as vec4 reads,
-/// then the same three as f32 writes; writes nothing when grad_norm is not
-/// finite.
-void emitAdamW(int64_t size, mlir::OpBuilder &b, mlir::Location loc,
-               mlir::Value i, mlir::ValueRange args);
+/// pack of `size` elements, with the gradients from `gradLanes`. args:
+/// grad_norm, hyperparameters, the parameters and both moments as vec4
+/// reads, then the same three as f32 writes; writes nothing when grad_norm
+/// is not finite.
+void emitAdamW(int64_t size, GradLanesFn gradLanes, mlir::OpBuilder &b,
+               mlir::Location loc, mlir::Value i, mlir::ValueRange args);
 
 } // namespace capture::kernels
 

@@ -32,11 +32,12 @@ static Value isFinite(OpBuilder &b, Location loc, Value x) {
                                mask);
 }
 
-void capture::kernels::emitAdamW(int64_t size, OpBuilder &b, Location loc,
-                                 Value i, ValueRange args) {
-  Value grads = args[0], normBuf = args[1], hyper = args[2];
-  Value paramsIn = args[3], m1In = args[4], m2In = args[5];
-  Value params = args[6], m1 = args[7], m2 = args[8];
+void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
+                                 OpBuilder &b, Location loc, Value i,
+                                 ValueRange args) {
+  Value normBuf = args[0], hyper = args[1];
+  Value paramsIn = args[2], m1In = args[3], m2In = args[4];
+  Value params = args[5], m1 = args[6], m2 = args[7];
   Value norm = memref::LoadOp::create(b, loc, normBuf, ValueRange());
   auto ifOp = scf::IfOp::create(b, loc, isFinite(b, loc, norm),
                                 /*withElseRegion=*/false);
@@ -66,13 +67,13 @@ void capture::kernels::emitAdamW(int64_t size, OpBuilder &b, Location loc,
   };
 
   // Four elements per work item: one vec4 read of each array.
-  Value g4 = memref::LoadOp::create(b, loc, grads, ValueRange{i});
+  SmallVector<Value> g4 = gradLanes(b, loc);
   Value p4 = memref::LoadOp::create(b, loc, paramsIn, ValueRange{i});
   Value m4 = memref::LoadOp::create(b, loc, m1In, ValueRange{i});
   Value v4 = memref::LoadOp::create(b, loc, m2In, ValueRange{i});
   Value first = arith::MulIOp::create(b, loc, i, indexConst(b, loc, kAdamWLanes));
   for (int64_t l = 0; l < kAdamWLanes; ++l) {
-    Value g = lane(g4, l), p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
+    Value g = g4[l], p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
     // Decoupled weight decay, then the moments of the (clipped) gradient.
     p = mul(p, sub(one, mul(lr, wd)));
     m = add(mul(beta1, m), mul(sub(one, beta1), g));

@@ -152,9 +152,9 @@ void capture::kernels::evaluateBody(DispatchRegionOp op, OpBuilder &b,
   }
 }
 
-void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
-                                             Location loc, Value i,
-                                             ValueRange args) {
+SmallVector<Value> capture::kernels::elementwiseRegionLanes(
+    DispatchRegionOp op, OpBuilder &b, Location loc, Value i,
+    ValueRange args) {
   RankedTensorType result = resultType(op);
   int64_t lanes = vectorized(op) ? kLanes : 1;
   Value first = lanes == 1 ? i
@@ -203,16 +203,31 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
   }
 
   Block &body = op.getBlock();
+  SmallVector<Value> out;
   for (int64_t l = 0; l < lanes; ++l) {
     // Scalar value of every body value for this lane.
     DenseMap<Value, Value> scalar;
     for (auto [arg, lane] : llvm::zip(body.getArguments(), values))
       scalar[arg] = lane[l];
     evaluateBody(op, b, loc, scalar);
+    out.push_back(scalar.lookup(op.getYielded()));
+  }
+  return out;
+}
+
+void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
+                                             Location loc, Value i,
+                                             ValueRange args) {
+  RankedTensorType result = resultType(op);
+  SmallVector<Value> lanes = elementwiseRegionLanes(op, b, loc, i, args);
+  Value first =
+      lanes.size() == 1
+          ? i
+          : arith::MulIOp::create(b, loc, i, indexConst(b, loc, kLanes));
+  for (auto [l, value] : llvm::enumerate(lanes)) {
     Value e = l == 0 ? first
                      : arith::AddIOp::create(b, loc, first,
                                              indexConst(b, loc, l));
-    Value value = scalar.lookup(op.getYielded());
     if (l == 0 || !hasTail(op)) {
       memref::StoreOp::create(b, loc, value, args.back(), ValueRange{e});
       continue;

@@ -149,3 +149,15 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}, %y: tensor<8xf32> {ag.name = "y
   }
   ag.return %r : tensor<f32>
 }
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op marked 'ag.update_prologue' must be elementwise and used only as the gradients of one ag.apply_adamw}}
+  %r = ag.dispatch_region elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32> attributes {ag.update_prologue} {
+  ^bb0(%a: tensor<4xf32>):
+    %n = ag.neg %a : tensor<4xf32>
+    ag.yield %n : tensor<4xf32>
+  }
+  ag.return %r : tensor<4xf32>
+}

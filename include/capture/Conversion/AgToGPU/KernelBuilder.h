@@ -3,6 +3,7 @@
 #ifndef CAPTURE_CONVERSION_AGTOGPU_KERNELBUILDER_H
 #define CAPTURE_CONVERSION_AGTOGPU_KERNELBUILDER_H
 
+#include "capture/Dialect/Ag/IR/AgOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -49,6 +50,11 @@ public:
   /// parameters and both moments, then the same three ranges again, which
   /// it updates in place (kKernelWritesAttr says so).
   mlir::gpu::GPUFuncOp getOrCreateAdamW(int64_t size);
+  /// The AdamW kernel computing its gradients with `prologue` (an
+  /// elementwise region of the pack's shape): its inputs replace the flat
+  /// gradients as the first arguments.
+  mlir::gpu::GPUFuncOp getOrCreateAdamW(int64_t size,
+                                        capture::ag::DispatchRegionOp prologue);
 
   /// Work items of the AdamW kernel of a pack of `size` elements.
   static int64_t adamWWorkItems(int64_t size);

@@ -75,6 +75,17 @@ LogicalResult DispatchRegionOp::verify() {
   if (yield.getValue().getType() != getResult().getType())
     return emitOpError() << "yields " << yield.getValue().getType()
                          << ", but the result is " << getResult().getType();
+  if ((*this)->hasAttr(kUpdatePrologueAttr)) {
+    auto user = getResult().hasOneUse()
+                    ? dyn_cast<ApplyAdamWOp>(*getResult().getUsers().begin())
+                    : ApplyAdamWOp();
+    if (getKind() != DispatchKind::elementwise || !user ||
+        user.getGrads() != getResult())
+      return emitOpError()
+             << "marked '" << kUpdatePrologueAttr
+             << "' must be elementwise and used only as the gradients of one "
+                "ag.apply_adamw";
+  }
   auto result = cast<RankedTensorType>(getResult().getType());
   if (getKind() == DispatchKind::reduction) {
     Operation *last = yield.getValue().getDefiningOp();

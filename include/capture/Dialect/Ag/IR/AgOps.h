@@ -48,6 +48,11 @@ constexpr int64_t kAdamWHyperValues = 7;
 // outputs (ag-autodiff, ag-pack-params, ag-insert-clip-scale,
 // ag-split-update); later passes and the lowering find them by these.
 
+/// Unit attribute on an elementwise ag.dispatch_region whose only user is
+/// an ag.apply_adamw (its gradients, e.g. clipped): the region gets no
+/// kernel of its own and runs as the update kernel's prologue.
+inline constexpr llvm::StringLiteral kUpdatePrologueAttr = "ag.update_prologue";
+
 /// Output attribute: the weight (`@w`) a `grad/<w>` output is the gradient of.
 inline constexpr llvm::StringLiteral kGradOfAttr = "ag.grad_of";
 /// Output attribute: the param pack the flat gradient output belongs to.
