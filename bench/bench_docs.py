@@ -1,7 +1,12 @@
 """Writes bench/run.py's results into docs/benchmarks.md (between the
 `<!-- bench:begin -->` and `<!-- bench:end -->` markers) and
-docs/benchmarks.png (µs per PPO step against batch size)."""
+docs/benchmarks.png (µs per PPO step against batch size).
+
+usage (after `bench/run.py --json FILE`): bench_docs.py FILE [run.py args]
+"""
+import json
 import os
+import sys
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 MODES = [("replay", "captured replay"), ("eager", "eager (1 submission per kernel)"),
@@ -93,3 +98,12 @@ def write(report, args, root):
     with open(path, "w") as f:
         f.write(text)
     print("wrote %s%s" % (path, " and benchmarks.png" if has_plot else ""))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        report = json.load(f)
+    write(report, sys.argv[2:],
+          os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -1,4 +1,4 @@
-// The MLP classifier workload of ../shared/workloads/README.md: 784 -> 256
+// The MLP classifier workload of the benchmarks: 784 -> 256
 // -> 256 -> 10 with ReLU, softmax cross-entropy on integer labels, batch
 // 128, AdamW(lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight_decay 0.01) after
 // clip_grad_norm_(1.0); plus a batch-1 forward entry that shares the

@@ -1,4 +1,4 @@
-// The PPO actor-critic update of ../shared/workloads/README.md as a training
+// The PPO actor-critic update of the benchmark workloads as a training
 // step: actor and critic MLPs (64 -> 64 -> 64 -> 8 / 1, tanh), a Gaussian
 // policy with a trainable log_std, the clipped surrogate, the value loss and
 // the entropy bonus; AdamW(3e-4, 0.9, 0.999, 1e-8, 0.01) after

@@ -11,6 +11,8 @@ packages=(
   # The PyTorch peer of the training-step numerics tests (for /usr/bin/python3);
   # OpenBLAS so that it is not running on the reference BLAS.
   python3-torch python3-numpy libopenblas0-pthread
+  # bench/run.py --write-docs plots docs/benchmarks.png.
+  python3-matplotlib
 )
 
 missing=()

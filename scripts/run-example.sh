@@ -4,7 +4,8 @@
 # AdamW) once and trains it on the Vulkan device (lavapipe when there is no
 # GPU), one queue submission per step, printing the loss, the gradient norm
 # and the time per step; then checks the device against the reference
-# interpreter.
+# interpreter, and compares the time per step with the PyTorch peer
+# (bench/ppo_torch.py, one CPU thread) in the same run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_BUILD_DIR:-$root/build}"
@@ -32,7 +33,17 @@ echo "== train $steps steps on the device: capture-run (every 20th step) =="
 "$build/tools/capture-run/capture-run" "$work/ppo.capmod" --entry train \
   --steps "$steps" "${args[@]}" --save-params "$work/device" \
   | awk '/^step / { n = $2 + 0; if (n == 1 || n % 20 == 0) print; next }
-         /^(device|command|train)/ { print }'
+         /^(device|llvmpipe|command|train)/ { print }' | tee "$work/train.txt"
+
+echo "== the same step in PyTorch on the CPU (bench/ppo_torch.py, 1 thread) =="
+/usr/bin/python3 "$root/bench/ppo_torch.py" --steps "$steps" | tee "$work/torch.txt"
+/usr/bin/python3 - "$work/train.txt" "$work/torch.txt" <<'PY'
+import re, sys
+capture = float(re.search(r"median ([0-9.]+) us", open(sys.argv[1]).read()).group(1))
+torch = float(re.search(r"median ([0-9.]+),", open(sys.argv[2]).read()).group(1))
+print("median us/step: captured replay %.1f, PyTorch %.1f: PyTorch / replay = %.2f "
+      "(above 1: the replay is faster; see docs/benchmarks.md)" % (capture, torch, torch / capture))
+PY
 
 echo "== the same 20 steps: device vs the reference interpreter =="
 "$build/tools/capture-run/capture-run" "$work/ppo.capmod" --entry train \
