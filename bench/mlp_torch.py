@@ -6,10 +6,10 @@ in PyTorch on the CPU, timed like bench/ppo_torch.py: the peer for bench/run.py.
 usage: /usr/bin/python3 mlp_torch.py [--steps 200] [--threads 1]
 """
 import argparse
-import statistics
-import time
 
 import torch
+
+import torch_timing
 
 p = argparse.ArgumentParser()
 p.add_argument("--steps", type=int, default=200)
@@ -33,14 +33,4 @@ def step():
     opt.step()
 
 
-for _ in range(20):
-    step()
-times = []
-for _ in range(a.steps):
-    t0 = time.perf_counter()
-    step()
-    times.append((time.perf_counter() - t0) * 1e6)
-q = statistics.quantiles(times, n=10) if len(times) > 1 else times * 9
-print(f"torch {torch.__version__} threads={torch.get_num_threads()} mlp batch=128: "
-      f"{statistics.mean(times):.1f} us/step (median {statistics.median(times):.1f}, "
-      f"p10 {q[0]:.1f}, p90 {q[8]:.1f})")
+torch_timing.report(step, a.steps, 20, "mlp batch=128")

@@ -11,11 +11,11 @@ Timing prints `... : MEAN us/step (median M, p10 P, p90 Q)`.
 """
 import argparse
 import os
-import statistics
-import time
 
 import numpy as np
 import torch
+
+import torch_timing
 
 OBS, HIDDEN, ACTIONS = 64, 64, 8
 LOG_SQRT_2PI = 0.9189385
@@ -104,18 +104,7 @@ def main():
               % (a.dump, a.dump_steps, history[-1, 0]))
         return
 
-    for _ in range(50):
-        step()
-    times = []
-    for _ in range(a.steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e6)
-    q = statistics.quantiles(times, n=10) if len(times) > 1 else times * 9
-    print("torch %s threads=%d ppo batch=%d: %.1f us/step (median %.1f, "
-          "p10 %.1f, p90 %.1f)" % (torch.__version__, torch.get_num_threads(),
-                                    a.batch, statistics.mean(times),
-                                    statistics.median(times), q[0], q[8]))
+    torch_timing.report(step, a.steps, 50, "ppo batch=%d" % a.batch)
 
 
 if __name__ == "__main__":

@@ -96,15 +96,18 @@ static FailureOr<spirv::ModuleOp> spirvKernel(ModuleOp module,
                                "ag-kernels-to-spirv before writing";
 }
 
-/// Serializes the spirv.module of gpu.module `name`.
-static FailureOr<SmallVector<uint32_t>> serializeKernel(ModuleOp module,
-                                                        StringRef name) {
-  FailureOr<spirv::ModuleOp> spv = spirvKernel(module, name);
-  if (failed(spv))
+/// Serializes the spirv.module of gpu.module `name`; `spv` receives it.
+static FailureOr<SmallVector<uint32_t>>
+serializeKernel(ModuleOp module, StringRef name,
+                spirv::ModuleOp *spv = nullptr) {
+  FailureOr<spirv::ModuleOp> kernel = spirvKernel(module, name);
+  if (failed(kernel))
     return failure();
   SmallVector<uint32_t> words;
-  if (failed(spirv::serialize(*spv, words)))
-    return spv->emitError() << "SPIR-V serialization failed";
+  if (failed(spirv::serialize(*kernel, words)))
+    return kernel->emitError() << "SPIR-V serialization failed";
+  if (spv)
+    *spv = *kernel;
   return words;
 }
 
@@ -139,16 +142,14 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
       launch, launch.getKernel());
   if (!func)
     return launch.emitOpError() << "refers to a kernel that does not exist";
-  FailureOr<spirv::ModuleOp> spv = spirvKernel(module, name);
-  if (failed(spv))
+  spirv::ModuleOp spv;
+  FailureOr<SmallVector<uint32_t>> words = serializeKernel(module, name, &spv);
+  if (failed(words))
     return failure();
-  SmallVector<uint32_t> words;
-  if (failed(spirv::serialize(*spv, words)))
-    return spv->emitError() << "SPIR-V serialization failed";
   rt::KernelDesc kernel;
   kernel.name = name.str();
   kernel.entryPoint = func.getName().str();
-  kernel.spirv.assign(words.begin(), words.end());
+  kernel.spirv.assign(words->begin(), words->end());
   kernel.workgroupSize = {1, 1, 1};
   if (auto abi = func->getAttrOfType<spirv::EntryPointABIAttr>(
           spirv::getEntryPointABIAttrName()))
@@ -167,7 +168,7 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
       kernel.bindingShapes.emplace_back(shape.begin(), shape.end());
     }
   }
-  kernel.bindingKinds = bindingKindsOf(*spv, kernel.numBindings);
+  kernel.bindingKinds = bindingKindsOf(spv, kernel.numBindings);
   desc->kernels.push_back(std::move(kernel));
   uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
   // By the lowering's convention the last argument is the one written,

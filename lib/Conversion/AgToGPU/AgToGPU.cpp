@@ -3,6 +3,7 @@
 #include "capture/Conversion/AgToGPU/KernelBuilder.h"
 
 #include "KernelEmitters.h"
+#include "TargetPresets.h"
 #include "capture/Conversion/Passes.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
@@ -484,29 +485,6 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   func->setAttr(kProbesAttr, b.getArrayAttr(probes));
   entry->erase();
   return success();
-}
-
-/// The #ag.target of a preset name, or failure for an unknown name.
-static FailureOr<ag::TargetAttr> targetPreset(MLIRContext *ctx,
-                                              StringRef name) {
-  // lavapipe: llvmpipe's subgroups are its 8-lane SIMD width on AVX2, and
-  // it allows 2^27 texels per texel buffer.
-  if (name == "lavapipe")
-    return ag::TargetAttr::get(ctx, ag::ReadPath::texel, 8, 134217728);
-  // gpu: storage buffers are fast there; 32 is the smallest subgroup of
-  // the GPUs this preset is for (NVIDIA, and AMD in wave32).
-  if (name == "gpu")
-    return ag::TargetAttr::get(ctx, ag::ReadPath::ssbo, 32, 65536);
-  return failure();
-}
-
-/// " (did you mean 'X'?)" for a near miss of a preset name, else "".
-static std::string suggestTarget(StringRef name) {
-  std::string lower = name.lower();
-  for (StringRef known : {"lavapipe", "gpu"})
-    if (StringRef(lower).edit_distance(known) <= 2)
-      return (" (did you mean '" + known + "'?)").str();
-  return "";
 }
 
 void LowerToGPUPass::runOnOperation() {

@@ -133,7 +133,7 @@ static void rewrite(Candidate &candidate) {
   auto pointer =
       spirv::PointerType::get(imageType, spirv::StorageClass::UniformConstant);
   std::string name = (var.getSymName() + "_texels").str();
-  auto texels = spirv::GlobalVariableOp::create(
+  spirv::GlobalVariableOp::create(
       b, var.getLoc(), pointer, name,
       static_cast<unsigned>(var.getDescriptorSet().value_or(0)),
       static_cast<unsigned>(*var.getBinding()));

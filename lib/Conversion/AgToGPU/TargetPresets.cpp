@@ -1,0 +1,29 @@
+//===- TargetPresets.cpp - The #ag.target presets of ag-lower-to-gpu ------===//
+
+#include "TargetPresets.h"
+
+using namespace mlir;
+using namespace capture;
+
+/// The #ag.target of a preset name, or failure for an unknown name.
+FailureOr<ag::TargetAttr> capture::targetPreset(MLIRContext *ctx,
+                                               StringRef name) {
+  // lavapipe: llvmpipe's subgroups are its 8-lane SIMD width on AVX2, and
+  // it allows 2^27 texels per texel buffer.
+  if (name == "lavapipe")
+    return ag::TargetAttr::get(ctx, ag::ReadPath::texel, 8, 134217728);
+  // gpu: storage buffers are fast there; 32 is the smallest subgroup of
+  // the GPUs this preset is for (NVIDIA, and AMD in wave32).
+  if (name == "gpu")
+    return ag::TargetAttr::get(ctx, ag::ReadPath::ssbo, 32, 65536);
+  return failure();
+}
+
+/// " (did you mean 'X'?)" for a near miss of a preset name, else "".
+std::string capture::suggestTarget(StringRef name) {
+  std::string lower = name.lower();
+  for (StringRef known : {"lavapipe", "gpu"})
+    if (StringRef(lower).edit_distance(known) <= 2)
+      return (" (did you mean '" + known + "'?)").str();
+  return "";
+}
