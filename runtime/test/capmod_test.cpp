@@ -31,23 +31,6 @@ DispatchDesc &dispatchOf(ModuleDesc &m, size_t entry, size_t command) {
   return m.entries[entry].commands[command].dispatch;
 }
 
-DeviceLimits lavapipeLikeLimits() {
-  DeviceLimits l;
-  l.deviceName = "test-device";
-  l.apiVersion = (1u << 22) | (3u << 12);
-  for (int i = 0; i < 3; ++i) {
-    l.maxWorkGroupCount[i] = 65535;
-    l.maxWorkGroupSize[i] = 1024;
-  }
-  l.maxWorkGroupSize[2] = 64;
-  l.maxWorkGroupInvocations = 1024;
-  l.minStorageBufferOffsetAlignment = 16;
-  l.maxStorageBufferRange = 1u << 27;
-  l.maxStorageBuffersPerSet = 64;
-  l.maxAllocationSize = 1ull << 31;
-  return l;
-}
-
 TEST(Capmod, RoundTrip) {
   ModuleDesc desc = makeTestModule();
   std::vector<uint8_t> bytes = writeCapmod(desc);

@@ -25,27 +25,6 @@ DispatchDesc &dispatchOf(ModuleDesc &m, size_t command) {
   return m.entries[0].commands[command].dispatch;
 }
 
-/// Limits that the texel module passes (lavapipe's values, roughly).
-DeviceLimits texelLimits() {
-  DeviceLimits l;
-  l.deviceName = "test-device";
-  l.apiVersion = (1u << 22) | (3u << 12);
-  for (int i = 0; i < 3; ++i) {
-    l.maxWorkGroupCount[i] = 65535;
-    l.maxWorkGroupSize[i] = 1024;
-  }
-  l.maxWorkGroupInvocations = 1024;
-  l.minStorageBufferOffsetAlignment = 16;
-  l.maxStorageBufferRange = 1u << 27;
-  l.maxStorageBuffersPerSet = 64;
-  l.maxAllocationSize = 1ull << 31;
-  l.minTexelBufferOffsetAlignment = 16;
-  l.maxTexelBufferElements = 1u << 27;
-  l.maxStorageImagesPerSet = 64;
-  l.rgba32fStorageTexelBuffer = true;
-  return l;
-}
-
 std::string deviceError(const ModuleDesc &desc, const DeviceLimits &limits) {
   EXPECT_TRUE(verifyModuleDesc(desc).isOk());
   Status s = verifyForDevice(desc, limits);
@@ -64,7 +43,7 @@ TEST(CapmodTexel, BindingKindsRoundTrip) {
               (std::vector<BindingKind>{BindingKind::TexelBufferRgba32f,
                                         BindingKind::StorageBuffer}));
   EXPECT_EQ(writeCapmod(r.value()), bytes);
-  EXPECT_TRUE(verifyForDevice(r.value(), texelLimits()).isOk());
+  EXPECT_TRUE(verifyForDevice(r.value(), lavapipeLikeLimits()).isOk());
 
   // Absent stays absent: every binding of the test module is a storage
   // buffer.
@@ -175,7 +154,7 @@ TEST(CapmodTexel, SpirvMustMatchTheBindingKind) {
 
 TEST(CapmodTexel, DeviceLimits) {
   ModuleDesc desc = makeTexelModule();
-  DeviceLimits l = texelLimits();
+  DeviceLimits l = lavapipeLikeLimits();
   l.rgba32fStorageTexelBuffer = false;
   EXPECT_EQ(deviceError(desc, l),
             "capmod: kernel 0 ('scale_x') has TexelBufferRgba32f bindings, but "
@@ -183,7 +162,7 @@ TEST(CapmodTexel, DeviceLimits) {
             "VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT in its bufferFeatures "
             "on device 'test-device'");
 
-  l = texelLimits();
+  l = lavapipeLikeLimits();
   l.minTexelBufferOffsetAlignment = 512;
   EXPECT_EQ(deviceError(desc, l),
             "capmod: dispatch 1 of entry 'predict': binding 0 "
@@ -191,21 +170,21 @@ TEST(CapmodTexel, DeviceLimits) {
             "multiple of minTexelBufferOffsetAlignment 512 on device "
             "'test-device'");
 
-  l = texelLimits();
+  l = lavapipeLikeLimits();
   l.maxTexelBufferElements = 1;
   EXPECT_EQ(deviceError(desc, l),
             "capmod: dispatch 0 of entry 'predict': binding 0 "
             "(TexelBufferRgba32f of kernel 'scale_x') is 2 texels (32 bytes), "
             "more than maxTexelBufferElements 1 on device 'test-device'");
 
-  l = texelLimits();
+  l = lavapipeLikeLimits();
   l.maxStorageImagesPerSet = 0;
   EXPECT_THAT(deviceError(desc, l),
               HasSubstr("kernel 0 ('scale_x'): 1 texel buffer bindings, more "
                         "than the limit of storage images per set 0"));
 
   // Texel bindings do not count against the storage-buffer limits.
-  l = texelLimits();
+  l = lavapipeLikeLimits();
   l.maxStorageBuffersPerSet = 1;
   l.maxStorageBufferRange = 24;
   EXPECT_TRUE(verifyForDevice(desc, l).isOk());

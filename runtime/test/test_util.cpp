@@ -166,4 +166,25 @@ ModuleDesc makeTestModule() {
   return m;
 }
 
+DeviceLimits lavapipeLikeLimits() {
+  DeviceLimits l;
+  l.deviceName = "test-device";
+  l.apiVersion = (1u << 22) | (3u << 12);
+  for (int i = 0; i < 3; ++i) {
+    l.maxWorkGroupCount[i] = 65535;
+    l.maxWorkGroupSize[i] = 1024;
+  }
+  l.maxWorkGroupSize[2] = 64;
+  l.maxWorkGroupInvocations = 1024;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.maxStorageBufferRange = 1u << 27;
+  l.maxStorageBuffersPerSet = 64;
+  l.maxAllocationSize = 1ull << 31;
+  l.minTexelBufferOffsetAlignment = 16;
+  l.maxTexelBufferElements = 1u << 27;
+  l.maxStorageImagesPerSet = 64;
+  l.rgba32fStorageTexelBuffer = true;
+  return l;
+}
+
 } // namespace capture::rt::test

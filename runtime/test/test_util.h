@@ -16,6 +16,7 @@
 #ifndef CAPTURE_RT_TEST_UTIL_H
 #define CAPTURE_RT_TEST_UTIL_H
 
+#include "capture/rt/capmod.h"
 #include "capture/rt/module_desc.h"
 #include "capture/rt/tensor.h"
 
@@ -44,6 +45,10 @@ std::vector<uint32_t> loadKernel(const std::string &name);
 
 /// The module described above; valid, so each test breaks one thing.
 ModuleDesc makeTestModule();
+
+/// Device limits like lavapipe's (roughly), texel buffers included, that
+/// the test modules pass; tests lower one limit at a time.
+DeviceLimits lavapipeLikeLimits();
 
 /// Initial value of w: w[i] = 0.25 * i.
 std::vector<float> initialWeights();

@@ -1,10 +1,10 @@
 //===- KernelBuilder.cpp - gpu.func kernels for ag compute ops ------------===//
 //
-// Kernels are deliberately simple (a serial loop per work item, no
-// workgroup memory): correctness first; fusion and tiling come later. This
-// file builds each kernel's skeleton (arguments, grid-stride loop) and
-// caches kernels; the bodies are in ElementwiseKernels.cpp and
-// ReductionKernels.cpp.
+// This file builds each kernel's skeleton (arguments, grid-stride loop),
+// names and caches kernels, and picks the template of each op or dispatch
+// region; the bodies are in ElementwiseKernels.cpp, MatmulKernels.cpp,
+// RegionKernels.cpp, ReductionKernels.cpp and OptimizerKernels.cpp. No
+// kernel uses workgroup memory (slower than registers on llvmpipe).
 //
 //===----------------------------------------------------------------------===//
 
@@ -324,10 +324,6 @@ SmallVector<Value> KernelBuilder::kernelOperands(Operation *op) {
 
 int64_t KernelBuilder::adamWWorkItems(int64_t size) {
   return (size + kAdamWLanes - 1) / kAdamWLanes;
-}
-
-gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size) {
-  return getOrCreateAdamW(size, DispatchRegionOp());
 }
 
 gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,

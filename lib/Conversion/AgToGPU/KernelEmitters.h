@@ -2,10 +2,11 @@
 //
 // Private to lib/Conversion/AgToGPU. KernelBuilder creates each kernel's
 // grid-stride loop and calls one of these emitters for every work item `i`
-// with the kernel's arguments `args` (the op's operands, then its result,
-// as memrefs). What a work item is depends on the op: one output element
-// for most, one row for softmax, the whole tensor for the scalar losses
-// (see KernelBuilder::workItems).
+// with the kernel's arguments `args` (KernelBuilder::kernelOperands, then
+// the result, as memrefs). What a work item is depends on the op: one
+// output element for the per-op kernels, 4 for elementwise regions and
+// AdamW, a tile for matmuls, one row for softmax, the whole tensor for the
+// scalar losses (see KernelBuilder::workItems).
 //
 //===----------------------------------------------------------------------===//
 

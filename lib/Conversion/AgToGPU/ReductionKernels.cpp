@@ -1,9 +1,10 @@
-//===- ReductionKernels.cpp - Matmul, reductions, softmax and losses ------===//
+//===- ReductionKernels.cpp - Reductions, softmax and losses --------------===//
 //
 // Most reductions are a serial loop in one invocation: a sum, mean or max
-// per output element, a whole row for softmax, the whole tensor for the
-// scalar losses; full reductions of large tensors run in two passes
-// (splitReductionOf). No workgroup memory or tree reductions yet.
+// per output element (its input's elements loaded, or computed by a
+// reduction region's producers), a whole row for softmax, the whole tensor
+// for the scalar losses; full reductions of large tensors run in two passes
+// (splitReductionOf). No workgroup memory or subgroup reductions yet.
 //
 //===----------------------------------------------------------------------===//
 

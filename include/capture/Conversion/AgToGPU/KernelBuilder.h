@@ -12,13 +12,15 @@
 
 namespace capture {
 
-/// Builds one `gpu.func` kernel per distinct ag compute op (same op, shapes
-/// and attributes share a kernel), each in a `gpu.module` of its own so that
-/// it becomes one SPIR-V module. A kernel's arguments are the op's operands
-/// then its result, as identity-layout memrefs (the last argument is the one
-/// written); every invocation handles the work items of a grid-stride loop,
-/// so any grid size is correct. A work item is one output element, except
-/// for the ops `workItems` names.
+/// Builds one `gpu.func` kernel per distinct ag compute op or dispatch
+/// region (same op, shapes and attributes, or the same region body, share a
+/// kernel), each in a `gpu.module` of its own so that it becomes one SPIR-V
+/// module. A kernel's arguments bind `kernelOperands` then the result (the
+/// last argument is the one written, unless `ag.writes` says otherwise), as
+/// memrefs of the tensors or, where a template reads vectors, of
+/// vector<4xf32> (`ag.binding_shapes` then records the tensor shapes);
+/// every invocation handles the work items of a grid-stride loop, so any
+/// grid size is correct. What a work item is, `workItems` says.
 class KernelBuilder {
 public:
   /// Kernels are created at the end of `module`.
@@ -45,16 +47,15 @@ public:
   };
   std::optional<TwoPass> getOrCreateTwoPass(mlir::Operation *op);
 
-  /// Returns the AdamW kernel of a pack of `size` elements. Arguments: flat
-  /// gradients, grad_norm, the 7 hyperparameters, read views of the
-  /// parameters and both moments, then the same three ranges again, which
-  /// it updates in place (kKernelWritesAttr says so).
-  mlir::gpu::GPUFuncOp getOrCreateAdamW(int64_t size);
-  /// The AdamW kernel computing its gradients with `prologue` (an
-  /// elementwise region of the pack's shape): its inputs replace the flat
-  /// gradients as the first arguments.
-  mlir::gpu::GPUFuncOp getOrCreateAdamW(int64_t size,
-                                        capture::ag::DispatchRegionOp prologue);
+  /// Returns the AdamW kernel of a pack of `size` elements. Arguments: the
+  /// flat gradients (or, with `prologue`, an elementwise region of the
+  /// pack's shape computing them, its inputs), grad_norm, the 7
+  /// hyperparameters, read views of the parameters and both moments, then
+  /// the same three ranges again, which it updates in place
+  /// (kKernelWritesAttr says so).
+  mlir::gpu::GPUFuncOp
+  getOrCreateAdamW(int64_t size,
+                   capture::ag::DispatchRegionOp prologue = nullptr);
 
   /// Work items of the AdamW kernel of a pack of `size` elements.
   static int64_t adamWWorkItems(int64_t size);
