@@ -156,6 +156,121 @@ static void buildRegion(ArrayRef<Operation *> group) {
       splat->erase();
 }
 
+/// Elements up to which a tensor may be in a workgroup region: one
+/// workgroup computes it all, so only loss-head-sized tensors join.
+constexpr int64_t kWorkgroupMaxElements = 1024;
+
+static bool isSmallTensor(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getElementType().isF32() &&
+         type.getNumElements() <= kWorkgroupMaxElements;
+}
+
+/// Whether `op` may join the entry's workgroup region: a member kind whose
+/// operands and results are all small tensors.
+static bool isWorkgroupCandidate(Operation *op) {
+  if (!WorkgroupRegionOp::isMember(op) || isSplatConstant(op))
+    return false;
+  return llvm::all_of(op->getOperands(), isSmallTensor) &&
+         llvm::all_of(op->getResults(), isSmallTensor);
+}
+
+/// Gathers the small whole-tensor ops of one entry (a loss head and its
+/// gradient) into one ag.workgroup_region, when they hold at least two
+/// reductions: otherwise the other region kinds already make them one
+/// kernel. The region is convex: an op that depends on the region through
+/// an op outside it stays out, and such outside ops between the region's
+/// ops move after it.
+static void formWorkgroupRegion(Block &body, bool explain) {
+  llvm::SetVector<Operation *> members;
+  // Ops outside the region that use its values (directly or not).
+  llvm::SetVector<Operation *> dependents;
+  DenseSet<Value> dependent;
+  for (Operation &op : body) {
+    bool needsRegion = false, needsDependent = false;
+    for (Value operand : op.getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      needsRegion |= def && members.contains(def);
+      needsDependent |= dependent.contains(operand);
+    }
+    if (isWorkgroupCandidate(&op) && !needsDependent) {
+      members.insert(&op);
+      continue;
+    }
+    if (isWorkgroupCandidate(&op) && explain)
+      op.emitRemark() << "not in the workgroup region: it depends on the "
+                         "region's results through an op outside it";
+    if (needsRegion || needsDependent) {
+      dependents.insert(&op);
+      dependent.insert(op.getResults().begin(), op.getResults().end());
+    }
+  }
+  if (llvm::count_if(members, WorkgroupRegionOp::isStage) < 2)
+    return;
+
+  // Inputs in order of first use; splat constants are cloned in.
+  llvm::SetVector<Value> inputs;
+  SmallVector<Operation *> splats;
+  for (Operation *op : members)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && members.contains(def))
+        continue;
+      if (def && isSplatConstant(def)) {
+        if (!llvm::is_contained(splats, def))
+          splats.push_back(def);
+        continue;
+      }
+      inputs.insert(operand);
+    }
+  // Results: member values used outside.
+  SmallVector<Value> results;
+  for (Operation *op : members)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !members.contains(user);
+          }))
+        results.push_back(result);
+
+  Operation *last = members.back();
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  SmallVector<Type> types;
+  for (Value result : results)
+    types.push_back(result.getType());
+  auto region = WorkgroupRegionOp::create(b, members.front()->getLoc(),
+                                          inputs.getArrayRef(), types);
+  Block &block = region.getBlock();
+  IRMapping map;
+  for (auto [input, arg] : llvm::zip(inputs, block.getArguments()))
+    map.map(input, arg);
+  b.setInsertionPointToStart(&block);
+  for (Operation *splat : splats)
+    b.clone(*splat, map);
+  for (Operation *op : members)
+    b.clone(*op, map);
+  SmallVector<Value> yielded;
+  for (Value result : results)
+    yielded.push_back(map.lookup(result));
+  YieldOp::create(b, region.getLoc(), yielded);
+
+  // Outside users between the region's first and last op move after it,
+  // in order: none of the region's ops depends on them.
+  Operation *after = region;
+  for (Operation *op : dependents)
+    if (op->isBeforeInBlock(region)) {
+      op->moveAfter(after);
+      after = op;
+    }
+  for (auto [result, replacement] : llvm::zip(results, region.getResults()))
+    result.replaceAllUsesWith(replacement);
+  for (Operation *op : llvm::reverse(members))
+    op->erase();
+  for (Operation *splat : splats)
+    if (splat->use_empty())
+      splat->erase();
+}
+
 /// Forms the regions of one entry body.
 static void formRegions(Block &body, bool explain) {
   SmallVector<Operation *> roots;
@@ -218,6 +333,10 @@ static void formRegions(Block &body, bool explain) {
 void FormDispatchRegionsPass::runOnOperation() {
   for (Operation &op : getOperation().getOps())
     if (isa<ForwardOp, TrainStepOp>(op))
-      formRegions(cast<FunctionOpInterface>(op).getFunctionBody().front(),
-                  explain);
+    {
+      Block &body = cast<FunctionOpInterface>(op).getFunctionBody().front();
+      if (workgroup)
+        formWorkgroupRegion(body, explain);
+      formRegions(body, explain);
+    }
 }

@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: capture-aot %s -o %t/m.capmod --dump-spirv %t/spv
+// RUN: capture-aot %s -o %t/m.capmod --fuse=false --dump-spirv %t/spv
 // RUN: ls %t/spv | FileCheck %s --check-prefix=KERNELS
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 $f || exit 1; done
 // RUN: capture-opt %s -ag-pack-io -ag-lower-to-gpu -canonicalize -ag-kernels-to-spirv | FileCheck %s --check-prefix=SPIRV

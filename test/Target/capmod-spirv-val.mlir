@@ -8,10 +8,12 @@
 // RUN: for f in %t/fused/*.spv; do spirv-val --target-env vulkan1.1 $f || exit 1; done
 
 // Every kind of kernel the lowering emits passes spirv-val for Vulkan 1.1:
-// one kernel per op without fusion, and with it the matmul template with
-// the whole elementwise chain as its epilogue (named after the ops fused).
+// one kernel per op without fusion, and with it the matmul template and
+// one workgroup-region kernel for the whole small chain and both
+// reductions after it (named after the ops fused; its barriers too).
 
-// FUSED: {{^}}matmul_add_sub_plus10_{{[0-9]+}}.spv
+// FUSED: {{^}}matmul_{{[0-9]+}}.spv
+// FUSED-NEXT: {{^}}workgroup_add_sub_plus12_{{[0-9]+}}.spv
 // FUSED-NOT: {{^}}tanh_
 
 // KERNELS-DAG: {{^}}add_{{[0-9]+}}.spv

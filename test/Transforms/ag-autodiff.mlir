@@ -47,9 +47,10 @@ ag.train_step @train(%x: tensor<5x4xf32> {ag.name = "x"}, %y: tensor<5x3xf32> {a
 ag.weight @w trainable : tensor<3xf32>
 // CHECK-LABEL: ag.train_step @twice
 // CHECK-SAME: tensor<3xf32> {ag.grad_of = @w, ag.name = "grad/w"}
+// The seed's broadcast of a constant folds into a splat.
+// CHECK: %[[G1:.*]] = ag.constant dense<1.000000e+00> : tensor<3xf32>
 // CHECK: %[[R1:.*]] = ag.read_weight @w
 // CHECK: %[[R2:.*]] = ag.read_weight @w
-// CHECK: %[[G1:.*]] = ag.broadcast_to %{{.*}} : tensor<1xf32> -> tensor<3xf32>
 // CHECK-DAG: %[[G2:.*]] = ag.mul %[[G1]], %[[R2]]
 // CHECK-DAG: %[[G3:.*]] = ag.mul %[[G1]], %[[R1]]
 // CHECK: %[[SUM:.*]] = ag.add %{{[0-9]+}}, %{{[0-9]+}} : (tensor<3xf32>, tensor<3xf32>)

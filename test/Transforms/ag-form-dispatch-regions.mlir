@@ -1,5 +1,8 @@
-// RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions | FileCheck %s
-// RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions=explain -verify-diagnostics -o /dev/null
+// RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions=workgroup=false | FileCheck %s
+// RUN: capture-opt %s -split-input-file '-ag-form-dispatch-regions=explain workgroup=false' -verify-diagnostics -o /dev/null
+
+// The elementwise, matmul and reduction kinds on small tensors (workgroup
+// regions off: ag-form-dispatch-regions-workgroup.mlir tests those).
 
 // A Linear layer and tanh' chain: the matmul, its bias add and tanh form
 // one matmul region (the matmul's epilogue); square, 1 - x and the product

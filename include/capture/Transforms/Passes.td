@@ -116,11 +116,22 @@ def FormDispatchRegions : Pass<"ag-form-dispatch-regions", "::mlir::ModuleOp"> {
     own, so every elementwise kernel comes from the one template. What does
     not join and why (not elementwise, another shape, used outside) is
     reported as remarks with `explain`.
+
+    First, with `workgroup` (the default), the small whole-tensor ops of an
+    entry (elementwise ops, reshapes, reductions and mse whose tensors all
+    have at most 1024 elements: a loss head and its gradient) become one
+    `ag.workgroup_region` with as many results as values used outside,
+    when they hold at least two reductions. The region is kept convex: an
+    op that depends on it through an op outside stays out (a remark with
+    `explain`), and outside ops between its members move after it.
   }];
   let options = [
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark at every producer that feeds a region without "
            "joining it, saying why">,
+    Option<"workgroup", "workgroup", "bool", /*default=*/"true",
+           "Gather the small whole-tensor ops (a loss head) into one "
+           "ag.workgroup_region first">,
   ];
   let dependentDialects = ["::capture::ag::AgDialect"];
 }

@@ -256,6 +256,7 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   // live during their op only).
   DenseMap<Value, Placement> where;
   DenseMap<Operation *, int64_t> partialsAt;
+  DenseMap<Operation *, SmallVector<int64_t>> headScratch;
   ScratchAllocator scratch(alignment);
   for (Operation &op : body) {
     // Probes and reshapes alias their root (see rootOf); an update
@@ -276,6 +277,19 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
                        offsetAttr(paramPack, kGradsOffsetAttr)};
     } else if (isa<ApplyAdamWOp>(op)) {
       continue; // no result: it updates module state
+    } else if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
+      for (Value value : head.getResults()) {
+        if (auto it = inPlace.find(value); it != inPlace.end())
+          where[value] = it->second;
+        else
+          where[value] = {Home::Scratch,
+                          scratch.allocate(byteSize(value.getType()), step[&op],
+                                           lastUse.lookup(value))};
+      }
+      // Its unyielded reductions: live during the op only.
+      for (Value value : kernels::workgroupScratchValues(head))
+        headScratch[&op].push_back(scratch.allocate(
+            byteSize(value.getType()), step[&op], step[&op]));
     } else if (KernelBuilder::isCompute(&op)) {
       if (std::optional<SplitReduction> split = splitReductionOf(&op))
         partialsAt[&op] =
@@ -363,8 +377,11 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
                     Location at) {
     Value groups =
         arith::ConstantIndexOp::create(b, at, kernels.groupsFor(items));
-    Value threads =
-        arith::ConstantIndexOp::create(b, at, kernels.getWorkgroupSize());
+    // The kernel's own workgroup size (a workgroup region's differs).
+    int64_t localSize = kernels.getWorkgroupSize();
+    if (auto abi = spirv::lookupEntryPointABI(kernel))
+      localSize = abi.getWorkgroupSize()[0];
+    Value threads = arith::ConstantIndexOp::create(b, at, localSize);
     gpu::LaunchFuncOp::create(b, at, kernel, {groups, c1(), c1()},
                               {threads, c1(), c1()}, Value(), args);
   };
@@ -419,6 +436,19 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
              {viewOf(at, partials),
               viewOf(where.lookup(result), result.getType())},
              op.getLoc());
+      continue;
+    }
+    if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
+      gpu::GPUFuncOp kernel = kernels.getOrCreateWorkgroup(head);
+      SmallVector<Value> args;
+      for (Value input : head.getInputs())
+        args.push_back(viewOf(where.lookup(rootOf(input)), input.getType()));
+      for (Value result : head.getResults())
+        args.push_back(viewOf(where.lookup(result), result.getType()));
+      for (auto [value, offset] :
+           llvm::zip(kernels::workgroupScratchValues(head), headScratch.lookup(&op)))
+        args.push_back(viewOf({Home::Scratch, offset}, value.getType()));
+      launch(kernel, kernels.getSubgroupSize(), args, op.getLoc());
       continue;
     }
     FailureOr<gpu::GPUFuncOp> kernel = kernels.getOrCreate(&op);
@@ -611,7 +641,8 @@ void LowerToGPUPass::runOnOperation() {
                                   spirv::ClientAPI::Vulkan));
   }
 
-  KernelBuilder kernels(module, workgroupSize);
+  auto targetAttr = cast<ag::TargetAttr>(module->getAttr(kTargetAttr));
+  KernelBuilder kernels(module, workgroupSize, targetAttr.getSubgroupSize());
   for (FunctionOpInterface entry : entries)
     if (failed(
             lowerEntry(entry, kernels, weightOffsets, constOffsets, alignment)))

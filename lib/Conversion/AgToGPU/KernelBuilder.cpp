@@ -28,8 +28,10 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
-KernelBuilder::KernelBuilder(ModuleOp module, unsigned workgroupSize)
-    : module(module), workgroupSize(workgroupSize) {}
+KernelBuilder::KernelBuilder(ModuleOp module, unsigned workgroupSize,
+                             unsigned subgroupSize)
+    : module(module), workgroupSize(workgroupSize),
+      subgroupSize(subgroupSize) {}
 
 int64_t KernelBuilder::groupsFor(int64_t items) const {
   // Vulkan guarantees 65535 groups per dimension; the grid-stride loop
@@ -43,7 +45,8 @@ bool KernelBuilder::isCompute(Operation *op) {
   return isElementwise(op) ||
          isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
              SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
-             OneHotOp, ScatterAddRowsOp, DispatchRegionOp>(op);
+             OneHotOp, ScatterAddRowsOp, DispatchRegionOp,
+             WorkgroupRegionOp>(op);
 }
 
 int64_t KernelBuilder::workItems(Operation *op) {
@@ -79,7 +82,10 @@ static MemRefType memrefOf(Type type) {
 
 gpu::GPUFuncOp KernelBuilder::createKernel(
     StringRef stem, TypeRange argTypes, int64_t items,
-    function_ref<void(OpBuilder &, Location, Value, ValueRange)> emitItem) {
+    function_ref<void(OpBuilder &, Location, Value, ValueRange)> emitItem,
+    unsigned localSize) {
+  if (localSize == 0)
+    localSize = workgroupSize;
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   std::string name = (stem + "_" + Twine(nextId++)).str();
@@ -92,10 +98,10 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func->setAttr(spirv::getEntryPointABIAttrName(),
                 spirv::getEntryPointABIAttr(
-                    ctx, {static_cast<int32_t>(workgroupSize), 1, 1}));
+                    ctx, {static_cast<int32_t>(localSize), 1, 1}));
 
   b.setInsertionPointToStart(&func.getBody().front());
-  Value wg = indexConst(b, loc, workgroupSize);
+  Value wg = indexConst(b, loc, localSize);
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
@@ -120,15 +126,17 @@ static std::string kernelKey(Operation *op) {
   // A region is its body: ops, attributes and types, with values numbered
   // in order of definition (block arguments first), so that equal bodies
   // over different operands share a kernel.
-  if (auto region = dyn_cast<DispatchRegionOp>(op)) {
+  if (isa<DispatchRegionOp, WorkgroupRegionOp>(op)) {
     DenseMap<Value, unsigned> number;
-    Block &body = region.getBlock();
-    os << op->getName() << region.getKindAttr() << '(';
+    Block &body = op->getRegion(0).front();
+    os << op->getName() << op->getAttrDictionary() << '(';
     for (BlockArgument arg : body.getArguments()) {
       number[arg] = number.size();
       os << arg.getType() << ',';
     }
-    os << ")->" << region.getResult().getType();
+    os << ")->";
+    for (Type t : op->getResultTypes())
+      os << t << ',';
     for (Operation &inner : body) {
       os << ';' << inner.getName() << inner.getAttrDictionary();
       for (Value operand : inner.getOperands())
@@ -152,11 +160,12 @@ static std::string kernelKey(Operation *op) {
 /// region the names of its ops in order (`add_tanh`), so that profiles and
 /// graph dumps show what fused; long chains are cut (`mul_sub_mul_plus3`).
 static std::string kernelStem(Operation *op) {
-  auto region = dyn_cast<DispatchRegionOp>(op);
-  if (!region)
+  if (!isa<DispatchRegionOp, WorkgroupRegionOp>(op))
     return op->getName().stripDialect().str();
   SmallVector<StringRef> names;
-  for (Operation &inner : region.getBlock().without_terminator())
+  if (isa<WorkgroupRegionOp>(op))
+    names.push_back("workgroup");
+  for (Operation &inner : op->getRegion(0).front().without_terminator())
     if (!isa<ConstantOp>(inner))
       names.push_back(inner.getName().stripDialect());
   constexpr size_t kShown = 3;
@@ -320,6 +329,28 @@ SmallVector<Value> KernelBuilder::kernelOperands(Operation *op) {
   for (unsigned input : matmulRegionBindings(region))
     operands.push_back(region.getInputs()[input]);
   return operands;
+}
+
+gpu::GPUFuncOp KernelBuilder::getOrCreateWorkgroup(WorkgroupRegionOp op) {
+  std::string key = kernelKey(op) + ":" + std::to_string(subgroupSize);
+  if (auto it = cache.find(key); it != cache.end())
+    return it->second;
+  SmallVector<Type> argTypes = workgroupRegionArgTypes(op);
+  int64_t lanes = subgroupSize;
+  gpu::GPUFuncOp func = createKernel(
+      kernelStem(op), argTypes, lanes,
+      [&](OpBuilder &b, Location loc, Value t, ValueRange args) {
+        emitWorkgroupRegion(op, lanes, b, loc, t, args);
+      },
+      subgroupSize);
+  // The results and the scratch values are written.
+  SmallVector<int32_t> writes;
+  for (size_t i = op.getInputs().size(); i < argTypes.size(); ++i)
+    writes.push_back(static_cast<int32_t>(i));
+  func->setAttr(kKernelWritesAttr,
+                DenseI32ArrayAttr::get(module.getContext(), writes));
+  cache[key] = func;
+  return func;
 }
 
 int64_t KernelBuilder::adamWWorkItems(int64_t size) {

@@ -156,6 +156,24 @@ int64_t elementwiseRegionWorkItems(ag::DispatchRegionOp op);
 llvm::SmallVector<mlir::Type> elementwiseRegionArgTypes(ag::DispatchRegionOp op);
 
 //===----------------------------------------------------------------------===//
+// Workgroup regions (WorkgroupKernels.cpp): one workgroup of `lanes`
+// invocations, work item `t` = invocation t.
+//===----------------------------------------------------------------------===//
+
+/// The region's stage results it does not yield, in body order: each gets
+/// a scratch binding after the results.
+llvm::SmallVector<mlir::Value>
+workgroupScratchValues(ag::WorkgroupRegionOp op);
+/// Kernel argument types: the inputs, the results, then the scratch values,
+/// each as its tensor's f32 memref.
+llvm::SmallVector<mlir::Type> workgroupRegionArgTypes(ag::WorkgroupRegionOp op);
+/// The whole region on invocation `t` of `lanes`: its reductions as stages
+/// separated by barriers, then the other results.
+void emitWorkgroupRegion(ag::WorkgroupRegionOp op, int64_t lanes,
+                         mlir::OpBuilder &b, mlir::Location loc, mlir::Value t,
+                         mlir::ValueRange args);
+
+//===----------------------------------------------------------------------===//
 // Contractions and reductions (ReductionKernels.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -29,6 +29,24 @@ struct KernelsToSPIRVPass
 };
 } // namespace
 
+/// gpu.barrier as a workgroup control barrier that also orders storage
+/// buffer accesses: the workgroup-region template passes values between
+/// its stages through storage buffers, which upstream's lowering (workgroup
+/// memory only) does not order.
+struct BarrierToSPIRV : public OpConversionPattern<gpu::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto semantics = spirv::MemorySemantics::AcquireRelease |
+                     spirv::MemorySemantics::UniformMemory |
+                     spirv::MemorySemantics::WorkgroupMemory;
+    rewriter.replaceOpWithNewOp<spirv::ControlBarrierOp>(
+        op, spirv::Scope::Workgroup, spirv::Scope::Workgroup, semantics);
+    return success();
+  }
+};
+
 void capture::populateKernelsToSPIRVPatterns(
     const SPIRVTypeConverter &converter, RewritePatternSet &patterns) {
   populateGPUToSPIRVPatterns(converter, patterns);
@@ -37,6 +55,8 @@ void capture::populateKernelsToSPIRVPatterns(
   populateMemRefToSPIRVPatterns(converter, patterns);
   populateFuncToSPIRVPatterns(converter, patterns);
   populateVectorToSPIRVPatterns(converter, patterns);
+  patterns.add<BarrierToSPIRV>(converter, patterns.getContext(),
+                               /*benefit=*/2);
 }
 
 /// Converts one cloned gpu.module (in place) into a spirv.module.

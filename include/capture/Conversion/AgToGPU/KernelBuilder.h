@@ -23,8 +23,11 @@ namespace capture {
 /// grid size is correct. What a work item is, `workItems` says.
 class KernelBuilder {
 public:
-  /// Kernels are created at the end of `module`.
-  KernelBuilder(mlir::ModuleOp module, unsigned workgroupSize);
+  /// Kernels are created at the end of `module`; workgroup regions run on
+  /// one workgroup of `subgroupSize` invocations (the target's), so that
+  /// their barriers cost next to nothing.
+  KernelBuilder(mlir::ModuleOp module, unsigned workgroupSize,
+                unsigned subgroupSize);
 
   /// Returns the kernel computing `op`, or fails with a diagnostic on `op`
   /// when its kind has no kernel.
@@ -57,6 +60,15 @@ public:
   getOrCreateAdamW(int64_t size,
                    capture::ag::DispatchRegionOp prologue = nullptr);
 
+  /// Returns the kernel of a workgroup region: one workgroup of
+  /// `getSubgroupSize()` invocations; arguments: the inputs, the results,
+  /// then scratch for the reductions it does not yield (all written but
+  /// the inputs).
+  mlir::gpu::GPUFuncOp getOrCreateWorkgroup(capture::ag::WorkgroupRegionOp op);
+
+  /// Invocations of a workgroup region's kernel.
+  unsigned getSubgroupSize() const { return subgroupSize; }
+
   /// Work items of the AdamW kernel of a pack of `size` elements.
   static int64_t adamWWorkItems(int64_t size);
 
@@ -83,17 +95,21 @@ public:
 private:
   /// Creates a kernel named after `stem` with the given arguments whose
   /// grid-stride loop runs `items` work items; `emitItem` fills the body of
-  /// one, given its index and the kernel's arguments.
+  /// one, given its index and the kernel's arguments. `localSize` (0: the
+  /// builder's workgroup size) is the kernel's workgroup size.
   mlir::gpu::GPUFuncOp
   createKernel(llvm::StringRef stem, mlir::TypeRange argTypes, int64_t items,
                llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                        mlir::Value, mlir::ValueRange)>
-                   emitItem);
+                   emitItem,
+               unsigned localSize = 0);
 
   /// The module that receives the kernels.
   mlir::ModuleOp module;
   /// Invocations per workgroup (x only).
   unsigned workgroupSize;
+  /// Invocations of a workgroup region's single workgroup.
+  unsigned subgroupSize;
   /// Kernels built so far, by a key of op name, attributes and types.
   llvm::StringMap<mlir::gpu::GPUFuncOp> cache;
   /// Counter making kernel names unique.

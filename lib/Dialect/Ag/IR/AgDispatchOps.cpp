@@ -37,7 +37,7 @@ void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
 }
 
 Value DispatchRegionOp::getYielded() {
-  return cast<YieldOp>(getBlock().getTerminator()).getValue();
+  return cast<YieldOp>(getBlock().getTerminator()).getValues().front();
 }
 
 MatmulOp DispatchRegionOp::getMatmul() {
@@ -72,8 +72,11 @@ LogicalResult DispatchRegionOp::verify() {
       block.empty() ? nullptr : &block.back());
   if (!yield)
     return emitOpError() << "body must end with ag.yield";
-  if (yield.getValue().getType() != getResult().getType())
-    return emitOpError() << "yields " << yield.getValue().getType()
+  if (yield.getValues().size() != 1)
+    return emitOpError() << "yields " << yield.getValues().size()
+                         << " values, expected exactly 1";
+  if (getYielded().getType() != getResult().getType())
+    return emitOpError() << "yields " << getYielded().getType()
                          << ", but the result is " << getResult().getType();
   if ((*this)->hasAttr(kUpdatePrologueAttr)) {
     auto user = getResult().hasOneUse()
@@ -88,7 +91,7 @@ LogicalResult DispatchRegionOp::verify() {
   }
   auto result = cast<RankedTensorType>(getResult().getType());
   if (getKind() == DispatchKind::reduction) {
-    Operation *last = yield.getValue().getDefiningOp();
+    Operation *last = getYielded().getDefiningOp();
     if (!last || last->getBlock() != &block ||
         !isa<SumOp, MeanOp, MaxOp>(last) || last->getNextNode() != yield)
       return emitOpError() << "of kind reduction must yield the result of "
@@ -100,7 +103,7 @@ LogicalResult DispatchRegionOp::verify() {
   bool seenMatmul = false, seenElementwise = false;
   for (Operation &op : block.without_terminator()) {
     if (getKind() == DispatchKind::reduction &&
-        &op == yield.getValue().getDefiningOp())
+        &op == getYielded().getDefiningOp())
       continue;
     if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulKind) {
       if (seenMatmul || seenElementwise)
@@ -140,5 +143,67 @@ LogicalResult DispatchRegionOp::verify() {
   }
   if (matmulKind && !seenMatmul)
     return emitOpError() << "of kind matmul has no ag.matmul";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WorkgroupRegionOp
+//===----------------------------------------------------------------------===//
+
+void WorkgroupRegionOp::build(OpBuilder &b, OperationState &state,
+                              ValueRange inputs, TypeRange results) {
+  state.addOperands(inputs);
+  state.addTypes(results);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+ValueRange WorkgroupRegionOp::getYielded() {
+  return cast<YieldOp>(getBlock().getTerminator()).getValues();
+}
+
+bool WorkgroupRegionOp::isStage(Operation *op) {
+  return isa<SumOp, MeanOp, MaxOp, MseOp>(op);
+}
+
+bool WorkgroupRegionOp::isMember(Operation *op) {
+  return isElementwiseOp(op) || isSplatConstant(op) || isa<ReshapeOp>(op) ||
+         isStage(op);
+}
+
+LogicalResult WorkgroupRegionOp::verify() {
+  Block &block = getBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << block.getNumArguments()
+                         << " arguments for " << getInputs().size()
+                         << " inputs";
+  for (auto [i, arg, input] :
+       llvm::enumerate(block.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError() << "body argument " << i << " is "
+                           << arg.getType() << ", but input " << i << " is "
+                           << input.getType();
+  auto yield = dyn_cast_or_null<YieldOp>(
+      block.empty() ? nullptr : &block.back());
+  if (!yield)
+    return emitOpError() << "body must end with ag.yield";
+  if (getNumResults() == 0)
+    return emitOpError() << "has no results, expected at least one";
+  if (!llvm::equal(yield.getValues().getTypes(), getResultTypes())) {
+    InFlightDiagnostic diag = emitOpError() << "yields (";
+    llvm::interleaveComma(yield.getValues().getTypes(), diag);
+    diag << "), but the results are (";
+    llvm::interleaveComma(getResultTypes(), diag);
+    return diag << ")";
+  }
+  for (Operation &op : block.without_terminator())
+    if (!isMember(&op))
+      return op.emitOpError()
+             << "cannot be in a workgroup region: expected elementwise ops, "
+                "splat ag.constants, ag.reshape, ag.sum, ag.mean, ag.max or "
+                "ag.mse";
   return success();
 }

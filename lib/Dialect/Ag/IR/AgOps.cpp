@@ -412,6 +412,51 @@ LogicalResult capture::ag::detail::verifyBroadcastBinary(Operation *op) {
   return success();
 }
 
+/// The f32 value of a splat constant operand, if it is one.
+static std::optional<APFloat> splatOf(Attribute attr) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat || !splat.getElementType().isF32())
+    return std::nullopt;
+  return splat.getSplatValue<APFloat>();
+}
+
+/// Folds a binary op of two splat f32 constants into a splat of the
+/// result's (broadcast) type. Only correctly rounded operations use this:
+/// APFloat gives the same bits as the device's f32 arithmetic.
+static OpFoldResult
+foldSplats(Operation *op, ArrayRef<Attribute> operands,
+           function_ref<APFloat(const APFloat &, const APFloat &)> fn) {
+  std::optional<APFloat> lhs = splatOf(operands[0]);
+  std::optional<APFloat> rhs = splatOf(operands[1]);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!lhs || !rhs || !type || !type.hasStaticShape())
+    return {};
+  return DenseElementsAttr::get(type, fn(*lhs, *rhs));
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  return foldSplats(*this, adaptor.getOperands(),
+                    [](const APFloat &a, const APFloat &b) { return a + b; });
+}
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  return foldSplats(*this, adaptor.getOperands(),
+                    [](const APFloat &a, const APFloat &b) { return a - b; });
+}
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  return foldSplats(*this, adaptor.getOperands(),
+                    [](const APFloat &a, const APFloat &b) { return a * b; });
+}
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  return foldSplats(*this, adaptor.getOperands(),
+                    [](const APFloat &a, const APFloat &b) { return a / b; });
+}
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  std::optional<APFloat> x = splatOf(adaptor.getOperand());
+  if (!x)
+    return {};
+  return DenseElementsAttr::get(cast<ShapedType>(getType()), -*x);
+}
+
 LogicalResult AddOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult SubOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult MulOp::verify() { return verifyBroadcastBinary(*this); }

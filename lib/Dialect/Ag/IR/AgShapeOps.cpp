@@ -20,6 +20,23 @@ LogicalResult ClampOp::verify() {
   return verifyStatic(*this);
 }
 
+/// A splat constant reshaped or broadcast is a splat of the result's type.
+static OpFoldResult foldSplat(Attribute input, Type result) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(input);
+  auto type = dyn_cast<RankedTensorType>(result);
+  if (!splat || !type || !type.hasStaticShape())
+    return {};
+  return splat.resizeSplat(type);
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
+  return foldSplat(adaptor.getInput(), getType());
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  return foldSplat(adaptor.getInput(), getType());
+}
+
 LogicalResult BroadcastToOp::verify() {
   if (failed(verifyStatic(*this)))
     return failure();

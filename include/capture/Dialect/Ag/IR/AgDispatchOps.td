@@ -74,11 +74,63 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
   }];
 }
 
+def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
+    IsolatedFromAbove, Pure, SingleBlock]> {
+  let summary = "Small whole-tensor ops that run as one kernel in one workgroup";
+  let description = [{
+    A loss head: a chain of elementwise ops, reshapes, reductions (`ag.sum`,
+    `ag.mean`, `ag.max`, any axis) and `ag.mse` over small tensors, with any
+    number of results. It runs as ONE kernel of one workgroup, instead of a
+    kernel per reduction or per elementwise chain: every reduction is a
+    stage whose result is stored (in its result binding when the region
+    yields it, else in a scratch binding), separated from the next by a
+    workgroup barrier; everything else is recomputed per element from the
+    inputs and the stored reductions, in registers. The body sees only its
+    block arguments, the `ins` values in order.
+    ```mlir
+    %loss, %grad = ag.workgroup_region ins(%z, %t : tensor<64xf32>, tensor<64xf32>) -> (tensor<f32>, tensor<64xf32>) {
+    ^bb0(%a: tensor<64xf32>, %b: tensor<64xf32>):
+      %l = ag.mse %a, %b : (tensor<64xf32>, tensor<64xf32>) -> tensor<f32>
+      %d = ag.sub %a, %b : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+      %g = ag.mul %d, %l : (tensor<64xf32>, tensor<f32>) -> tensor<64xf32>
+      ag.yield %l, %g : tensor<f32>, tensor<64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<Ag_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)` `->` `(` type($results) `)`
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    /// A region whose block has one argument per input; the caller fills
+    /// the body, ending with ag.yield.
+    OpBuilder<(ins "::mlir::ValueRange":$inputs,
+                   "::mlir::TypeRange":$results)>,
+  ];
+  let extraClassDeclaration = [{
+    /// The body's only block.
+    ::mlir::Block &getBlock() { return getBody().front(); }
+    /// The values the body yields, one per result.
+    ::mlir::ValueRange getYielded();
+    /// Whether `op` may be in a workgroup region's body.
+    static bool isMember(::mlir::Operation *op);
+    /// Whether `op` is a stage of the region: a reduction (or mse) whose
+    /// result is stored before the ops after it read it.
+    static bool isStage(::mlir::Operation *op);
+  }];
+}
+
 def Ag_YieldOp : Ag_Op<"yield", [
-    Pure, HasParent<"DispatchRegionOp">, Terminator, ReturnLike]> {
-  let summary = "The value a dispatch region computes";
-  let arguments = (ins Ag_Tensor:$value);
-  let assemblyFormat = "$value attr-dict `:` type($value)";
+    Pure, ParentOneOf<["DispatchRegionOp", "WorkgroupRegionOp"]>, Terminator,
+    ReturnLike]> {
+  let summary = "The values a region computes";
+  let arguments = (ins Variadic<Ag_Tensor>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
 }
 
 #endif // CAPTURE_DIALECT_AG_IR_AGDISPATCHOPS_TD

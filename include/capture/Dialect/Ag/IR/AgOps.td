@@ -208,10 +208,17 @@ class Ag_BinaryOp<string mnemonic, string torchName>
   let hasVerifier = 1;
 }
 
-def Ag_AddOp : Ag_BinaryOp<"add", "a + b">;
-def Ag_SubOp : Ag_BinaryOp<"sub", "a - b">;
-def Ag_MulOp : Ag_BinaryOp<"mul", "a * b">;
-def Ag_DivOp : Ag_BinaryOp<"div", "a / b">;
+/// A binary op whose f32 result is correctly rounded (IEEE 754), so that a
+/// fold on the host gives the device's bits: splat constants fold.
+class Ag_ExactBinaryOp<string mnemonic, string torchName>
+    : Ag_BinaryOp<mnemonic, torchName> {
+  let hasFolder = 1;
+}
+
+def Ag_AddOp : Ag_ExactBinaryOp<"add", "a + b">;
+def Ag_SubOp : Ag_ExactBinaryOp<"sub", "a - b">;
+def Ag_MulOp : Ag_ExactBinaryOp<"mul", "a * b">;
+def Ag_DivOp : Ag_ExactBinaryOp<"div", "a / b">;
 def Ag_MinimumOp : Ag_BinaryOp<"minimum", "min(a, b) (NaN propagates)">;
 def Ag_MaximumOp : Ag_BinaryOp<"maximum", "max(a, b) (NaN propagates)">;
 
@@ -224,7 +231,10 @@ class Ag_UnaryOp<string mnemonic, string math>
   let hasVerifier = 1;
 }
 
-def Ag_NegOp : Ag_UnaryOp<"neg", "-x">;
+def Ag_NegOp : Ag_UnaryOp<"neg", "-x"> {
+  // Exact: a splat constant folds.
+  let hasFolder = 1;
+}
 def Ag_ExpOp : Ag_UnaryOp<"exp", "exp(x)">;
 def Ag_LogOp : Ag_UnaryOp<"log", "log(x)">;
 def Ag_TanhOp : Ag_UnaryOp<"tanh", "tanh(x)">;
@@ -306,6 +316,8 @@ def Ag_BroadcastToOp : Ag_Op<"broadcast_to", [Pure, Ag_Differentiable]> {
   let results = (outs Ag_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+  // A splat constant input folds to a splat of the result's shape.
+  let hasFolder = 1;
 }
 
 def Ag_ReshapeOp : Ag_Op<"reshape", [Pure, Ag_Differentiable]> {
@@ -314,6 +326,8 @@ def Ag_ReshapeOp : Ag_Op<"reshape", [Pure, Ag_Differentiable]> {
   let results = (outs Ag_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+  // A splat constant input folds to a splat of the result's shape.
+  let hasFolder = 1;
 }
 
 def Ag_TransposeOp : Ag_Op<"transpose", [Pure, Ag_Differentiable]> {

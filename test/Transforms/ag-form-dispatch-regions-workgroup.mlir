@@ -1,0 +1,85 @@
+// RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions | FileCheck %s
+// RUN: capture-opt %s -split-input-file -ag-form-dispatch-regions=explain -verify-diagnostics -o /dev/null
+
+// A loss head (an mse and a mean over small tensors, and the gradient
+// after them) becomes one workgroup region with a result per value used
+// outside; the 64x64 matmul stays out, with the large tanh as its
+// epilogue.
+
+// CHECK-LABEL: ag.forward @head
+// CHECK: %[[T:.*]] = ag.dispatch_region matmul ins(%{{.*}} : tensor<64x64xf32>)
+// CHECK: ag.tanh
+// CHECK: %[[R:.*]]:3 = ag.workgroup_region ins(%{{.*}}, %{{.*}} : tensor<64xf32>, tensor<64xf32>) -> (tensor<f32>, tensor<f32>, tensor<64xf32>) {
+// CHECK: ag.mse
+// CHECK: ag.mean
+// CHECK: ag.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<f32>, tensor<f32>, tensor<64xf32>
+// CHECK: ag.return %[[R]]#0, %[[R]]#1, %[[R]]#2, %[[T]]
+ag.forward @head(%v: tensor<64xf32> {ag.name = "v"}, %ret: tensor<64xf32> {ag.name = "ret"},
+                 %x: tensor<64x64xf32> {ag.name = "x"})
+    -> (tensor<f32> {ag.name = "l"}, tensor<f32> {ag.name = "m"}, tensor<64xf32> {ag.name = "g"},
+        tensor<64x64xf32> {ag.name = "t"}) {
+  %mm = ag.matmul %x, %x : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %t = ag.tanh %mm : tensor<64x64xf32>
+  %se = ag.mse %v, %ret : (tensor<64xf32>, tensor<64xf32>) -> tensor<f32>
+  %e = ag.exp %v : tensor<64xf32>
+  %m = ag.mean %e : tensor<64xf32> -> tensor<f32>
+  %d = ag.sub %v, %ret : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %g = ag.mul %d, %m : (tensor<64xf32>, tensor<f32>) -> tensor<64xf32>
+  ag.return %se, %m, %g, %t : tensor<f32>, tensor<f32>, tensor<64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// Convexity: %y depends on the region through the matmul outside it, so
+// it stays out; the matmul, between the region's ops, moves after it.
+
+// CHECK-LABEL: ag.forward @convex
+// CHECK: %[[R:.*]]:2 = ag.workgroup_region
+// CHECK: ag.sum
+// CHECK: ag.sum
+// CHECK: ag.yield
+// CHECK: %[[MM:.*]] = ag.dispatch_region matmul ins(%[[R]]#0, %{{.*}}
+// CHECK: ag.neg
+// CHECK: ag.return %[[R]]#1, %[[MM]]
+ag.forward @convex(%a: tensor<8x8xf32> {ag.name = "a"}, %w: tensor<8x8xf32> {ag.name = "w"})
+    -> (tensor<f32> {ag.name = "s"}, tensor<8x8xf32> {ag.name = "y"}) {
+  %e = ag.exp %a : tensor<8x8xf32>
+  %mm = ag.matmul %e, %w : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %r = ag.sum %e axis = 1 : tensor<8x8xf32> -> tensor<8xf32>
+  %s = ag.sum %r : tensor<8xf32> -> tensor<f32>
+  // expected-remark @+1 {{not in the workgroup region: it depends on the region's results through an op outside it}}
+  %y = ag.neg %mm : tensor<8x8xf32>
+  ag.return %s, %y : tensor<f32>, tensor<8x8xf32>
+}
+
+// -----
+
+// One reduction is not worth a workgroup region: the reduction region
+// already makes it one kernel.
+
+// CHECK-LABEL: ag.forward @single
+// CHECK-NOT: ag.workgroup_region
+// CHECK: ag.dispatch_region reduction
+ag.forward @single(%a: tensor<16xf32> {ag.name = "a"}) -> (tensor<f32> {ag.name = "s"}) {
+  %e = ag.exp %a : tensor<16xf32>
+  %s = ag.sum %e : tensor<16xf32> -> tensor<f32>
+  ag.return %s : tensor<f32>
+}
+
+// -----
+
+// Tensors over 1024 elements stay out: a reduction over 2048 elements
+// and its producer keep their reduction region.
+
+// CHECK-LABEL: ag.forward @large
+// CHECK: ag.dispatch_region reduction ins(%{{.*}} : tensor<2048xf32>)
+// CHECK: ag.workgroup_region ins(%{{.*}} : tensor<8xf32>)
+ag.forward @large(%a: tensor<2048xf32> {ag.name = "a"}, %b: tensor<8xf32> {ag.name = "b"})
+    -> (tensor<f32> {ag.name = "s"}, tensor<f32> {ag.name = "t"}) {
+  %e = ag.exp %a : tensor<2048xf32>
+  %s = ag.sum %e : tensor<2048xf32> -> tensor<f32>
+  %m = ag.max %b : tensor<8xf32> -> tensor<f32>
+  %d = ag.sub %b, %m : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %t = ag.sum %d : tensor<8xf32> -> tensor<f32>
+  ag.return %s, %t : tensor<f32>, tensor<f32>
+}
