@@ -271,6 +271,41 @@ static void formWorkgroupRegion(Block &body, bool explain) {
       splat->erase();
 }
 
+/// Merges an elementwise region that only maps a reduction region's
+/// result (with splat constants: the sqrt of a sum of squares) into that
+/// reduction as its epilogue, when nothing else uses the reduced value: one
+/// kernel (or pass) fewer.
+static void mergeReductionEpilogues(Block &body) {
+  for (auto region :
+       llvm::make_early_inc_range(body.getOps<DispatchRegionOp>())) {
+    if (region.getKind() != DispatchKind::elementwise ||
+        region->hasAttr(kUpdatePrologueAttr) || region.getInputs().size() != 1)
+      continue;
+    auto reduction = region.getInputs()[0].getDefiningOp<DispatchRegionOp>();
+    if (!reduction || reduction.getKind() != DispatchKind::reduction ||
+        !reduction->hasOneUse() || reduction.getType() != region.getType())
+      continue;
+    OpBuilder b(region);
+    auto merged = DispatchRegionOp::create(
+        b, region.getLoc(), DispatchKind::reduction, reduction.getInputs(),
+        region.getType());
+    Block &block = merged.getBlock();
+    IRMapping map;
+    map.map(reduction.getBlock().getArguments(), block.getArguments());
+    b.setInsertionPointToStart(&block);
+    for (Operation &op : reduction.getBlock().without_terminator())
+      b.clone(op, map);
+    map.map(region.getBlock().getArgument(0),
+            map.lookup(reduction.getYielded()));
+    for (Operation &op : region.getBlock().without_terminator())
+      b.clone(op, map);
+    YieldOp::create(b, region.getLoc(), map.lookup(region.getYielded()));
+    region.getResult().replaceAllUsesWith(merged.getResult());
+    region->erase();
+    reduction->erase();
+  }
+}
+
 /// Forms the regions of one entry body.
 static void formRegions(Block &body, bool explain) {
   SmallVector<Operation *> roots;
@@ -338,5 +373,6 @@ void FormDispatchRegionsPass::runOnOperation() {
       if (workgroup)
         formWorkgroupRegion(body, explain);
       formRegions(body, explain);
+      mergeReductionEpilogues(body);
     }
 }

@@ -17,13 +17,13 @@
 // CHECK-NEXT: params [[W]][0, 264), moments [[O]][512, 776) [[O]][1024, 1288)
 // CHECK: input adamw [7] (f32) @ buffer [[IN:[0-9]+]] [768, 796)
 // CHECK: output grad_norm [] (f32) @ buffer [[OUT:[0-9]+]] [512, 516)
-// The norm, a barrier, then AdamW, whose prologue computes the clipped
+// The norm (the sum of squares with its sqrt), a barrier, then AdamW, whose prologue computes the clipped
 // gradients (the coefficient min(1, max / (norm + 1e-6)) recomputed per
 // element from the norm, the limit and the flat gradients): they are never
 // stored. Read-only f32 bindings are texel views (the lavapipe target):
 // their ranges cover whole 16-byte texels. AdamW reads the parameters and
 // moments (as whole vec4s) and writes them.
-// CHECK: dispatch sqrt_
+// CHECK: dispatch mul_sum_sqrt_
 // CHECK-NEXT: barrier
 // CHECK-NEXT: dispatch adamw_add_div_minimum_mul_{{[0-9]+}} groups [1, 1, 1] read {{.*}} read [[O]][0, 272) read [[OUT]][512, 528) read [[IN]][768, 800) read [[W]][0, 272) read [[O]][512, 784) read [[O]][1024, 1296) write [[W]][0, 264) write [[O]][512, 776) write [[O]][1024, 1288)
 // CHECK-NOT: dispatch

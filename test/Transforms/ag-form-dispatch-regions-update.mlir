@@ -2,17 +2,17 @@
 
 // The clipped gradients feed only the update: their region is marked as
 // the update kernel's prologue (computed inside AdamW, never stored). The
-// squares of the norm form a reduction region.
+// squares of the norm form a reduction region, with the sqrt as its
+// epilogue.
 
 ag.weight @w trainable : tensor<3x5xf32>
 ag.weight @b trainable : tensor<5xf32>
 
 // CHECK-LABEL: ag.train_step @step
 // CHECK: %[[G:.*]] = ag.pack_grads @step.params
-// CHECK: ag.dispatch_region reduction ins(%[[G]] : tensor<69xf32>) -> tensor<f32> {
+// CHECK: %[[N:.*]] = ag.dispatch_region reduction ins(%[[G]] : tensor<69xf32>) -> tensor<f32> {
 // CHECK: ag.mul
 // CHECK: ag.sum
-// CHECK: %[[N:.*]] = ag.dispatch_region elementwise
 // CHECK: ag.sqrt
 // CHECK: %[[C:.*]] = ag.dispatch_region elementwise ins({{.*}}) -> tensor<69xf32> attributes {ag.update_prologue} {
 // CHECK: ag.minimum

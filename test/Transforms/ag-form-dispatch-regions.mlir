@@ -131,7 +131,8 @@ ag.forward @wide(%x: tensor<1x8xf32> {ag.name = "x"}, %w: tensor<8x8xf32> {ag.na
 // -----
 
 // A reduction roots a region of its elementwise producers (of the reduced
-// tensor's shape): the squares of a gradient norm are never stored. A
+// tensor's shape): the squares of a gradient norm are never stored, and
+// the sqrt, which only maps the reduced value, joins as its epilogue. A
 // reduction with nothing to fuse stays the op it is.
 
 ag.forward @norm(%g: tensor<100xf32> {ag.name = "g"}, %h: tensor<4x8xf32> {ag.name = "h"})
@@ -149,7 +150,7 @@ ag.forward @norm(%g: tensor<100xf32> {ag.name = "g"}, %h: tensor<4x8xf32> {ag.na
 // CHECK-NEXT: ^bb0(%[[G:.*]]: tensor<100xf32>):
 // CHECK-NEXT: %[[SQ:.*]] = ag.mul %[[G]], %[[G]]
 // CHECK-NEXT: %[[SUM:.*]] = ag.sum %[[SQ]]
-// CHECK-NEXT: ag.yield %[[SUM]] : tensor<f32>
-// CHECK: ag.dispatch_region elementwise ins(%[[S]] : tensor<f32>)
-// CHECK: ag.sqrt
+// CHECK-NEXT: %[[N:.*]] = ag.sqrt %[[SUM]]
+// CHECK-NEXT: ag.yield %[[N]] : tensor<f32>
+// CHECK-NOT: ag.dispatch_region elementwise
 // CHECK: ag.max %{{.*}} axis = 1

@@ -8,27 +8,43 @@
 // elements (two passes, the producers evaluated in the partial pass; an odd
 // size), a mean along an axis of a broadcast sum, and a max of exp with the
 // reduced axis kept (tensors over 1024 elements, which no workgroup region
-// takes).
+// takes); and epilogues: the sqrt of a two-pass sum of squares in its final
+// pass, the exp of an axis mean in its kernel.
 
 // FUSED-DAG: dispatch mul_sum_partial_
 // FUSED-DAG: dispatch mul_sum_final_
 // FUSED-DAG: dispatch add_mean_
 // FUSED-DAG: dispatch exp_max_
+// FUSED-DAG: dispatch add_mul_sum_sqrt_partial_
+// FUSED-DAG: dispatch add_mul_sum_sqrt_final_
+// FUSED-DAG: dispatch sub_mean_exp_
+// FUSED-NOT: dispatch sqrt_
+// FUSED-NOT: dispatch exp_{{[0-9]}}
 
 // CHECK-DAG: compare sumsq: {{.*}}: ok
 // CHECK-DAG: compare rowmean: {{.*}}: ok
 // CHECK-DAG: compare colmax: {{.*}}: ok
+// CHECK-DAG: compare norm: {{.*}}: ok
+// CHECK-DAG: compare expmean: {{.*}}: ok
 // CHECK-NOT: FAIL
 
 ag.forward @f(%g: tensor<70001xf32> {ag.name = "g"}, %h: tensor<33x41xf32> {ag.name = "h"},
               %b: tensor<41xf32> {ag.name = "b"})
     -> (tensor<f32> {ag.name = "sumsq"}, tensor<33xf32> {ag.name = "rowmean"},
-        tensor<1x41xf32> {ag.name = "colmax"}) {
+        tensor<1x41xf32> {ag.name = "colmax"}, tensor<f32> {ag.name = "norm"},
+        tensor<33xf32> {ag.name = "expmean"}) {
   %sq = ag.mul %g, %g : (tensor<70001xf32>, tensor<70001xf32>) -> tensor<70001xf32>
   %s = ag.sum %sq : tensor<70001xf32> -> tensor<f32>
   %a = ag.add %h, %b : (tensor<33x41xf32>, tensor<41xf32>) -> tensor<33x41xf32>
   %m = ag.mean %a axis = 1 : tensor<33x41xf32> -> tensor<33xf32>
   %e = ag.exp %h : tensor<33x41xf32>
   %x = ag.max %e axis = 0 keepdim : tensor<33x41xf32> -> tensor<1x41xf32>
-  ag.return %s, %m, %x : tensor<f32>, tensor<33xf32>, tensor<1x41xf32>
+  %g2 = ag.add %g, %g : (tensor<70001xf32>, tensor<70001xf32>) -> tensor<70001xf32>
+  %q = ag.mul %g2, %g2 : (tensor<70001xf32>, tensor<70001xf32>) -> tensor<70001xf32>
+  %ss = ag.sum %q : tensor<70001xf32> -> tensor<f32>
+  %norm = ag.sqrt %ss : tensor<f32>
+  %a2 = ag.sub %h, %b : (tensor<33x41xf32>, tensor<41xf32>) -> tensor<33x41xf32>
+  %am = ag.mean %a2 axis = 1 : tensor<33x41xf32> -> tensor<33xf32>
+  %em = ag.exp %am : tensor<33xf32>
+  ag.return %s, %m, %x, %norm, %em : tensor<f32>, tensor<33xf32>, tensor<1x41xf32>, tensor<f32>, tensor<33xf32>
 }

@@ -105,7 +105,8 @@ TEST(ScheduleHazard, EveryBarrierOfTheTrainStepIsNeeded) {
       EXPECT_THAT(status.message(), HasSubstr("with no Barrier between them"));
     }
   }
-  EXPECT_GE(barriers, 5u);
+  // The step has at least a forward, backward, norm and update level.
+  EXPECT_GE(barriers, 4u);
 }
 
 } // namespace

@@ -204,7 +204,10 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
               [&](OpBuilder &nb, Location nloc, ValueRange at) {
                 return regionElement(r, nb, nloc, at, args.drop_back());
               },
-              b, loc, i, args.back());
+              b, loc, i, args.back(),
+              [&](OpBuilder &eb, Location eloc, Value reduced) {
+                return regionEpilogue(r, eb, eloc, reduced);
+              });
         else if (r.getMatmul())
           emitMatmulRegion(r, b, loc, i, args);
         else
@@ -314,7 +317,14 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
   gpu::GPUFuncOp final = createKernel(
       stem + "_final", {partials, memrefOf(op->getResult(0).getType())}, 1,
       [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-        emitFinalReduction(reduction, *split, b, loc, i, args);
+        if (!region) {
+          emitFinalReduction(reduction, *split, b, loc, i, args);
+          return;
+        }
+        emitFinalReduction(reduction, *split, b, loc, i, args,
+                           [&](OpBuilder &eb, Location eloc, Value reduced) {
+                             return regionEpilogue(region, eb, eloc, reduced);
+                           });
       });
   cache[key + ":partial"] = partial;
   cache[key + ":final"] = final;

@@ -125,8 +125,12 @@ void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,
 void emitElementwiseRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                            mlir::Location loc, mlir::Value i,
                            mlir::ValueRange args);
-/// A `reduction` dispatch region's reduction (its last op).
+/// A `reduction` dispatch region's reduction (its only sum, mean or max).
 mlir::Operation *regionReduction(ag::DispatchRegionOp op);
+/// A `reduction` region's epilogue (its ops after the reduction) applied
+/// to one reduced value; the value itself when there is none.
+mlir::Value regionEpilogue(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                           mlir::Location loc, mlir::Value reduced);
 /// The element of `op`'s reduction input at `at`: its producers evaluated
 /// on the inputs `args` (f32 memrefs of the region inputs) loaded at the
 /// broadcast indices.
@@ -205,11 +209,14 @@ void emitReduction(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
 /// dispatch region's producers evaluated there).
 using ElementFn = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+/// A reduction's value mapped through a reduction region's epilogue.
+using EpilogueFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &,
+                                                  mlir::Location, mlir::Value)>;
 /// emitReduction with the input's elements from `element`; stores into
-/// `out`.
+/// `out` (through `epilogue` when given).
 void emitReductionOf(mlir::Operation *op, ElementFn element,
                      mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
-                     mlir::Value out);
+                     mlir::Value out, EpilogueFn epilogue = nullptr);
 /// How a full reduction (sum, mean or max of every element) of a large
 /// tensor runs in two passes: `parts` invocations each reduce `chunk`
 /// consecutive elements into a partial, then one invocation reduces the
@@ -234,10 +241,11 @@ void emitPartialReductionOf(mlir::Operation *op, SplitReduction split,
                             ElementFn element, mlir::OpBuilder &b,
                             mlir::Location loc, mlir::Value i,
                             mlir::Value partials);
-/// The second pass (one work item): args = partials, result.
+/// The second pass (one work item): args = partials, result; the value
+/// goes through `epilogue` when given.
 void emitFinalReduction(mlir::Operation *op, SplitReduction split,
                         mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
-                        mlir::ValueRange args);
+                        mlir::ValueRange args, EpilogueFn epilogue = nullptr);
 /// One row (all elements along the axis) of a softmax or log_softmax.
 void emitSoftmaxRow(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                     mlir::Value i, mlir::ValueRange args);

@@ -63,7 +63,7 @@ void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
 
 void capture::kernels::emitReductionOf(Operation *op, ElementFn element,
                                        OpBuilder &b, Location loc, Value i,
-                                       Value out) {
+                                       Value out, EpilogueFn epilogue) {
   RankedTensorType input = tensorType(op->getOperand(0));
   RankedTensorType result = tensorType(op->getResult(0));
   std::optional<int64_t> axis = reductionAxis(op);
@@ -90,6 +90,8 @@ void capture::kernels::emitReductionOf(Operation *op, ElementFn element,
   if (isa<MeanOp>(op))
     value = arith::DivFOp::create(b, loc, value,
                                   f32Const(b, loc, static_cast<double>(count)));
+  if (epilogue)
+    value = epilogue(b, loc, value);
   memref::StoreOp::create(b, loc, value, out, outIdx);
 }
 
@@ -143,7 +145,8 @@ void capture::kernels::emitPartialReductionOf(Operation *op,
 
 void capture::kernels::emitFinalReduction(Operation *op, SplitReduction split,
                                           OpBuilder &b, Location loc, Value i,
-                                          ValueRange args) {
+                                          ValueRange args,
+                                          EpilogueFn epilogue) {
   Value init = isa<MaxOp>(op) ? negInfinity(b, loc) : f32Const(b, loc, 0.0);
   Value value =
       foldRange(b, loc, split.parts, init,
@@ -158,6 +161,8 @@ void capture::kernels::emitFinalReduction(Operation *op, SplitReduction split,
         f32Const(b, loc,
                  static_cast<double>(
                      tensorType(op->getOperand(0)).getNumElements())));
+  if (epilogue)
+    value = epilogue(b, loc, value);
   // The result has one element (rank 0, or all dims 1 with keepdim).
   SmallVector<Value> zeros(tensorType(op->getResult(0)).getRank(),
                            indexConst(b, loc, 0));

@@ -114,7 +114,35 @@ static Value splatValue(ConstantOp constant, OpBuilder &b, Location loc) {
 Operation *capture::kernels::regionReduction(DispatchRegionOp op) {
   if (op.getKind() != DispatchKind::reduction)
     return nullptr;
-  return op.getYielded().getDefiningOp();
+  for (Operation &inner : op.getBlock())
+    if (isa<SumOp, MeanOp, MaxOp>(inner))
+      return &inner;
+  return nullptr;
+}
+
+Value capture::kernels::regionEpilogue(DispatchRegionOp op, OpBuilder &b,
+                                       Location loc, Value reduced) {
+  Operation *reduction = regionReduction(op);
+  DenseMap<Value, Value> scalar;
+  scalar[reduction->getResult(0)] = reduced;
+  // The verifier allows only the reduction's result and splat constants
+  // into the epilogue.
+  for (Operation *inner = reduction->getNextNode();
+       inner && !isa<YieldOp>(inner); inner = inner->getNextNode()) {
+    if (auto constant = dyn_cast<ConstantOp>(inner)) {
+      scalar[constant.getResult()] = splatValue(constant, b, loc);
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : inner->getOperands()) {
+      Value v = scalar.lookup(operand);
+      if (!v) // a splat constant cloned before the reduction
+        v = splatValue(operand.getDefiningOp<ConstantOp>(), b, loc);
+      operands.push_back(v);
+    }
+    scalar[inner->getResult(0)] = emitScalar(inner, b, loc, operands);
+  }
+  return scalar.lookup(op.getYielded());
 }
 
 Value capture::kernels::regionElement(DispatchRegionOp op, OpBuilder &b,

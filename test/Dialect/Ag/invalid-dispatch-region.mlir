@@ -127,12 +127,37 @@ ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}, %b: tensor<4x4xf32> {ag.name 
 // -----
 
 ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "y"}) {
-  // expected-error @+1 {{'ag.dispatch_region' op of kind reduction must yield the result of its last op, an ag.sum, ag.mean or ag.max}}
+  // expected-error @+1 {{'ag.dispatch_region' op of kind reduction must yield the result of its last op: its ag.sum, ag.mean or ag.max, or the end of its epilogue}}
   %r = ag.dispatch_region reduction ins(%x : tensor<4xf32>) -> tensor<f32> {
   ^bb0(%a: tensor<4xf32>):
     %s = ag.sum %a : tensor<4xf32> -> tensor<f32>
     %n = ag.neg %s : tensor<f32>
+    ag.yield %s : tensor<f32>
+  }
+  ag.return %r : tensor<f32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}, %y: tensor<f32> {ag.name = "y"}) -> (tensor<f32> {ag.name = "z"}) {
+  %r = ag.dispatch_region reduction ins(%x, %y : tensor<4xf32>, tensor<f32>) -> tensor<f32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<f32>):
+    %s = ag.sum %a : tensor<4xf32> -> tensor<f32>
+    // expected-error @+1 {{'ag.mul' op after the reduction of a reduction dispatch region must be elementwise, of the reduced value's type, on the reduced value and splat constants only}}
+    %n = ag.mul %s, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
     ag.yield %n : tensor<f32>
+  }
+  ag.return %r : tensor<f32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op of kind reduction has no ag.sum, ag.mean or ag.max}}
+  %r = ag.dispatch_region reduction ins(%x : tensor<4xf32>) -> tensor<f32> {
+  ^bb0(%a: tensor<4xf32>):
+    %c = ag.constant dense<1.0> : tensor<f32>
+    ag.yield %c : tensor<f32>
   }
   ag.return %r : tensor<f32>
 }

@@ -90,21 +90,50 @@ LogicalResult DispatchRegionOp::verify() {
                 "ag.apply_adamw";
   }
   auto result = cast<RankedTensorType>(getResult().getType());
+  Operation *reduction = nullptr;
   if (getKind() == DispatchKind::reduction) {
+    for (Operation &op : block)
+      if (isa<SumOp, MeanOp, MaxOp>(op) && !reduction)
+        reduction = &op;
+    if (!reduction)
+      return emitOpError() << "of kind reduction has no ag.sum, ag.mean or "
+                              "ag.max";
+    // The epilogue: elementwise ops of the reduced value (and splat
+    // constants) only, up to the yielded value.
+    DenseSet<Value> epilogue = {reduction->getResult(0)};
+    for (Operation *op = reduction->getNextNode(); op != yield;
+         op = op->getNextNode()) {
+      if (isSplatConstant(op)) {
+        epilogue.insert(op->getResult(0));
+        continue;
+      }
+      bool ok = isElementwiseOp(op) &&
+                llvm::all_of(op->getOperands(), [&](Value v) {
+                  return epilogue.contains(v) ||
+                         (v.getDefiningOp() && isSplatConstant(v.getDefiningOp()));
+                }) &&
+                op->getResult(0).getType() == reduction->getResult(0).getType();
+      if (!ok)
+        return op->emitOpError()
+               << "after the reduction of a reduction dispatch region must "
+                  "be elementwise, of the reduced value's type, on the "
+                  "reduced value and splat constants only";
+      epilogue.insert(op->getResult(0));
+    }
     Operation *last = getYielded().getDefiningOp();
-    if (!last || last->getBlock() != &block ||
-        !isa<SumOp, MeanOp, MaxOp>(last) || last->getNextNode() != yield)
+    if (!last || last->getBlock() != &block || last->getNextNode() != yield ||
+        !epilogue.contains(getYielded()))
       return emitOpError() << "of kind reduction must yield the result of "
-                              "its last op, an ag.sum, ag.mean or ag.max";
+                              "its last op: its ag.sum, ag.mean or ag.max, "
+                              "or the end of its epilogue";
     // Its producers must have the reduced tensor's shape.
-    result = cast<RankedTensorType>(last->getOperand(0).getType());
+    result = cast<RankedTensorType>(reduction->getOperand(0).getType());
   }
   bool matmulKind = getKind() == DispatchKind::matmul;
   bool seenMatmul = false, seenElementwise = false;
   for (Operation &op : block.without_terminator()) {
-    if (getKind() == DispatchKind::reduction &&
-        &op == getYielded().getDefiningOp())
-      continue;
+    if (reduction && (&op == reduction || reduction->isBeforeInBlock(&op)))
+      break;
     if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulKind) {
       if (seenMatmul || seenElementwise)
         return op.emitOpError()
