@@ -148,7 +148,7 @@ static void buildRegion(ArrayRef<Operation *> group) {
     b.clone(*op, map);
   YieldOp::create(b, root->getLoc(), map.lookup(root->getResult(0)));
 
-  root->getResult(0).replaceAllUsesWith(region.getResult());
+  root->getResult(0).replaceAllUsesWith(region->getResult(0));
   for (Operation *op : llvm::reverse(ordered))
     op->erase();
   for (Operation *splat : splats)
@@ -283,12 +283,12 @@ static void mergeReductionEpilogues(Block &body) {
       continue;
     auto reduction = region.getInputs()[0].getDefiningOp<DispatchRegionOp>();
     if (!reduction || reduction.getKind() != DispatchKind::reduction ||
-        !reduction->hasOneUse() || reduction.getType() != region.getType())
+        !reduction->hasOneUse() || reduction->getResult(0).getType() != region->getResult(0).getType())
       continue;
     OpBuilder b(region);
     auto merged = DispatchRegionOp::create(
         b, region.getLoc(), DispatchKind::reduction, reduction.getInputs(),
-        region.getType());
+        region->getResult(0).getType());
     Block &block = merged.getBlock();
     IRMapping map;
     map.map(reduction.getBlock().getArguments(), block.getArguments());
@@ -300,9 +300,85 @@ static void mergeReductionEpilogues(Block &body) {
     for (Operation &op : region.getBlock().without_terminator())
       b.clone(op, map);
     YieldOp::create(b, region.getLoc(), map.lookup(region.getYielded()));
-    region.getResult().replaceAllUsesWith(merged.getResult());
+    region->getResult(0).replaceAllUsesWith(merged->getResult(0));
     region->erase();
     reduction->erase();
+  }
+}
+
+/// Fuses `ag.sum %x axis = 0` into the matmul `xᵀ·y` that reads the same
+/// %x (a raw ag.matmul with transpose_a, or a matmul region of one): the
+/// bias gradient beside a weight gradient, summed by the matmul's first
+/// column of tiles instead of a kernel of its own. The region (one result
+/// more) replaces both, at the later of the two.
+static void fuseColumnSums(Block &body) {
+  for (auto sum : llvm::make_early_inc_range(body.getOps<SumOp>())) {
+    auto type = cast<RankedTensorType>(sum.getInput().getType());
+    if (type.getRank() != 2 || sum.getNormalizedAxis() != 0 ||
+        sum.getKeepdim())
+      continue;
+    Operation *partner = nullptr;
+    for (Operation *user : sum.getInput().getUsers()) {
+      if (auto matmul = dyn_cast<MatmulOp>(user);
+          matmul && matmul.getTransposeA() && matmul.getLhs() == sum.getInput())
+        partner = user;
+      auto region = dyn_cast<DispatchRegionOp>(user);
+      if (region && region.getKind() == DispatchKind::matmul &&
+          region->getNumResults() == 1 && !region->hasAttr(kUpdatePrologueAttr)) {
+        MatmulOp matmul = region.getMatmul();
+        auto lhs = cast<BlockArgument>(matmul.getLhs());
+        if (matmul.getTransposeA() &&
+            region.getInputs()[lhs.getArgNumber()] == sum.getInput())
+          partner = user;
+      }
+      if (partner)
+        break;
+    }
+    if (!partner || partner->getBlock() != &body)
+      continue;
+    // The region goes where the later of the two was: the earlier one's
+    // users must all come after it.
+    Operation *later = partner->isBeforeInBlock(sum) ? sum.getOperation()
+                                                     : partner;
+    Operation *earlier = later == partner ? sum.getOperation() : partner;
+    if (llvm::any_of(earlier->getUsers(), [&](Operation *user) {
+          return user->getBlock() != &body || !later->isBeforeInBlock(user);
+        }))
+      continue;
+
+    OpBuilder b(later);
+    auto region = dyn_cast<DispatchRegionOp>(partner);
+    SmallVector<Value> inputs =
+        region ? SmallVector<Value>(region.getInputs())
+               : SmallVector<Value>(partner->getOperands());
+    auto fused = DispatchRegionOp::create(
+        b, partner->getLoc(), DispatchKind::matmul, inputs,
+        TypeRange{partner->getResult(0).getType(), sum.getType()});
+    Block &block = fused.getBlock();
+    IRMapping map;
+    b.setInsertionPointToStart(&block);
+    Value main;
+    if (region) {
+      map.map(region.getBlock().getArguments(), block.getArguments());
+      for (Operation &op : region.getBlock().without_terminator())
+        b.clone(op, map);
+      main = map.lookup(region.getYielded());
+    } else {
+      map.map(partner->getOperands(), block.getArguments());
+      main = b.clone(*partner, map)->getResult(0);
+    }
+    Value lhs = region ? map.lookup(region.getBlock().getArgument(
+                             cast<BlockArgument>(region.getMatmul().getLhs())
+                                 .getArgNumber()))
+                       : block.getArgument(0);
+    IRMapping sumMap;
+    sumMap.map(sum.getInput(), lhs);
+    Value sums = b.clone(*sum, sumMap)->getResult(0);
+    YieldOp::create(b, partner->getLoc(), ValueRange{main, sums});
+    partner->getResult(0).replaceAllUsesWith(fused->getResult(0));
+    sum.getResult().replaceAllUsesWith(fused->getResult(1));
+    partner->erase();
+    sum->erase();
   }
 }
 
@@ -359,7 +435,7 @@ static void formRegions(Block &body, bool explain) {
     auto region = update.getGrads().getDefiningOp<DispatchRegionOp>();
     if (!region || region.getKind() != DispatchKind::elementwise ||
         !region->hasOneUse() ||
-        cast<RankedTensorType>(region.getType()).getNumElements() < 4)
+        cast<RankedTensorType>(region->getResult(0).getType()).getNumElements() < 4)
       continue;
     region->setAttr(kUpdatePrologueAttr, UnitAttr::get(region.getContext()));
   }
@@ -374,5 +450,6 @@ void FormDispatchRegionsPass::runOnOperation() {
         formWorkgroupRegion(body, explain);
       formRegions(body, explain);
       mergeReductionEpilogues(body);
+      fuseColumnSums(body);
     }
 }

@@ -154,3 +154,36 @@ ag.forward @norm(%g: tensor<100xf32> {ag.name = "g"}, %h: tensor<4x8xf32> {ag.na
 // CHECK-NEXT: ag.yield %[[N]] : tensor<f32>
 // CHECK-NOT: ag.dispatch_region elementwise
 // CHECK: ag.max %{{.*}} axis = 1
+
+// -----
+
+// A bias gradient (the sum along axis 0 of the transposed left operand)
+// joins its weight gradient's matmul as a second result, whether the sum
+// comes before the matmul or after it, and with the matmul's epilogue; a
+// sum of the right operand does not.
+
+// CHECK-LABEL: ag.forward @bias_grads
+// CHECK: %[[A:.*]]:2 = ag.dispatch_region matmul ins(%[[X:.*]], %[[D:.*]] : tensor<6x4xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>, tensor<4xf32> {
+// CHECK: ^bb0(%[[XA:.*]]: tensor<6x4xf32>, %[[DA:.*]]: tensor<6x5xf32>):
+// CHECK: %[[M:.*]] = ag.matmul %[[XA]], %[[DA]] {transpose_a}
+// CHECK: %[[S:.*]] = ag.sum %[[XA]] axis = 0
+// CHECK: ag.yield %[[M]], %[[S]] : tensor<4x5xf32>, tensor<4xf32>
+// CHECK: %[[B:.*]]:2 = ag.dispatch_region matmul ins(%{{.*}}, %{{.*}} : tensor<6x4xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>, tensor<4xf32> {
+// CHECK: ag.tanh
+// CHECK: ag.sum
+// CHECK: %[[R:.*]] = ag.sum %[[D]] axis = 0
+// CHECK: ag.return %[[A]]#0, %[[A]]#1, %[[B]]#0, %[[B]]#1, %[[R]]
+ag.forward @bias_grads(%x: tensor<6x4xf32> {ag.name = "x"}, %d: tensor<6x5xf32> {ag.name = "d"})
+    -> (tensor<4x5xf32> {ag.name = "w"}, tensor<4xf32> {ag.name = "b"}, tensor<4x5xf32> {ag.name = "t"},
+        tensor<4xf32> {ag.name = "tb"}, tensor<5xf32> {ag.name = "r"}) {
+  %b = ag.sum %x axis = 0 : tensor<6x4xf32> -> tensor<4xf32>
+  %w = ag.matmul %x, %d {transpose_a} : (tensor<6x4xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>
+  // expected-remark @+2 {{its result is also used by 'ag.matmul' outside the region}}
+  // expected-remark @+1 {{it feeds the region's matmul, which reads only region inputs}}
+  %xn = ag.neg %x : tensor<6x4xf32>
+  %m = ag.matmul %xn, %d {transpose_a} : (tensor<6x4xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>
+  %t = ag.tanh %m : tensor<4x5xf32>
+  %tb = ag.sum %xn axis = 0 : tensor<6x4xf32> -> tensor<4xf32>
+  %r = ag.sum %d axis = 0 : tensor<6x5xf32> -> tensor<5xf32>
+  ag.return %w, %b, %t, %tb, %r : tensor<4x5xf32>, tensor<4xf32>, tensor<4x5xf32>, tensor<4xf32>, tensor<5xf32>
+}

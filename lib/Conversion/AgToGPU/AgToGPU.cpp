@@ -277,8 +277,12 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
                        offsetAttr(paramPack, kGradsOffsetAttr)};
     } else if (isa<ApplyAdamWOp>(op)) {
       continue; // no result: it updates module state
-    } else if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
-      for (Value value : head.getResults()) {
+    } else if (KernelBuilder::isCompute(&op)) {
+      if (std::optional<SplitReduction> split = splitReductionOf(&op))
+        partialsAt[&op] =
+            scratch.allocate(split->parts * static_cast<int64_t>(sizeof(float)),
+                             step[&op], step[&op]);
+      for (Value value : op.getResults()) {
         if (auto it = inPlace.find(value); it != inPlace.end())
           where[value] = it->second;
         else
@@ -286,21 +290,11 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
                           scratch.allocate(byteSize(value.getType()), step[&op],
                                            lastUse.lookup(value))};
       }
-      // Its unyielded reductions: live during the op only.
-      for (Value value : kernels::workgroupScratchValues(head))
-        headScratch[&op].push_back(scratch.allocate(
-            byteSize(value.getType()), step[&op], step[&op]));
-    } else if (KernelBuilder::isCompute(&op)) {
-      if (std::optional<SplitReduction> split = splitReductionOf(&op))
-        partialsAt[&op] =
-            scratch.allocate(split->parts * static_cast<int64_t>(sizeof(float)),
-                             step[&op], step[&op]);
-      if (auto it = inPlace.find(result); it != inPlace.end())
-        where[result] = it->second;
-      else
-        where[result] = {Home::Scratch,
-                         scratch.allocate(byteSize(result.getType()), step[&op],
-                                          lastUse.lookup(result))};
+      // A workgroup region's unyielded reductions: live during it only.
+      if (auto head = dyn_cast<WorkgroupRegionOp>(op))
+        for (Value value : kernels::workgroupScratchValues(head))
+          headScratch[&op].push_back(scratch.allocate(
+              byteSize(value.getType()), step[&op], step[&op]));
     } else {
       if (isa<UploadOp, DownloadOp, EagerOp>(op))
         return op.emitOpError()
@@ -458,11 +452,13 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     // tensor as vector<4xf32> elements.
     SmallVector<Value> args;
     ArrayRef<Type> argTypes = kernel->getArgumentTypes();
-    for (auto [operand, type] :
-         llvm::zip(KernelBuilder::kernelOperands(&op), argTypes))
+    SmallVector<Value> operands = KernelBuilder::kernelOperands(&op);
+    for (auto [operand, type] : llvm::zip(operands, argTypes))
       args.push_back(viewOfType(where.lookup(rootOf(operand)), type));
-    Value result = op.getResult(0);
-    args.push_back(viewOfType(where.lookup(result), argTypes.back()));
+    // Then every result (a matmul region's column sums after its result).
+    for (auto [result, type] :
+         llvm::zip(op.getResults(), argTypes.drop_front(operands.size())))
+      args.push_back(viewOfType(where.lookup(result), type));
     launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc());
   }
 

@@ -246,7 +246,7 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
   SmallVector<Type> tensorTypes;
   for (Value operand : kernelOperands(op))
     tensorTypes.push_back(operand.getType());
-  tensorTypes.push_back(op->getResult(0).getType());
+  llvm::append_range(tensorTypes, op->getResultTypes());
   if (llvm::any_of(llvm::zip(argTypes, tensorTypes), [](auto pair) {
         auto [arg, tensor] = pair;
         return cast<MemRefType>(arg).getShape() !=
@@ -258,6 +258,15 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
           module.getContext(), cast<RankedTensorType>(t).getShape()));
     func->setAttr(kBindingShapesAttr,
                   ArrayAttr::get(module.getContext(), shapes));
+  }
+  // Every result is written (more than the last: a matmul region's sums).
+  if (op->getNumResults() > 1) {
+    SmallVector<int32_t> writes;
+    for (size_t i = argTypes.size() - op->getNumResults(); i < argTypes.size();
+         ++i)
+      writes.push_back(static_cast<int32_t>(i));
+    func->setAttr(kKernelWritesAttr,
+                  DenseI32ArrayAttr::get(module.getContext(), writes));
   }
   cache[key] = func;
   return func;

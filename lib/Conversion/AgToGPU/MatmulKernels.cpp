@@ -43,6 +43,10 @@ struct MatmulPlan {
   bool aVec, bVec;
   /// Rows and columns of the result tile of one work item.
   int64_t tileM, tileN;
+  /// Whether consecutive work items walk down a column of tiles (rather
+  /// than along a row): with column sums, the first column's tiles are
+  /// then whole SIMD groups, so only they pay for the sums.
+  bool columnMajor = false;
 
   int64_t tilesM() const { return (m + tileM - 1) / tileM; }
   int64_t tilesN() const { return (n + tileN - 1) / tileN; }
@@ -127,6 +131,8 @@ SmallVector<Type> capture::kernels::matmulRegionArgTypes(DispatchRegionOp op) {
   for (BlockArgument arg : epilogueInputs(op))
     types.push_back(MemRefType::get(tensorType(arg).getShape(), f32));
   types.push_back(result);
+  if (Value sums = op.getYieldedSums())
+    types.push_back(MemRefType::get(tensorType(sums).getShape(), f32));
   return types;
 }
 
@@ -157,11 +163,19 @@ public:
   using Epilogue = function_ref<Value(Value acc, Value row, Value col)>;
 
   TileEmitter(const MatmulPlan &p, OpBuilder &b, Location loc, Value item,
-              Value a, Value bm, Value c, Epilogue epilogue = nullptr)
-      : p(p), b(b), loc(loc), a(a), bm(bm), c(c), epilogue(epilogue) {
-    Value tilesN = indexConst(b, loc, p.tilesN());
-    tileRow = arith::DivUIOp::create(b, loc, item, tilesN);
-    tileCol = arith::RemUIOp::create(b, loc, item, tilesN);
+              Value a, Value bm, Value c, Epilogue epilogue = nullptr,
+              Value sums = nullptr)
+      : p(p), b(b), loc(loc), a(a), bm(bm), c(c), sums(sums),
+        epilogue(epilogue) {
+    if (p.columnMajor) {
+      Value tilesM = indexConst(b, loc, p.tilesM());
+      tileRow = arith::RemUIOp::create(b, loc, item, tilesM);
+      tileCol = arith::DivUIOp::create(b, loc, item, tilesM);
+    } else {
+      Value tilesN = indexConst(b, loc, p.tilesN());
+      tileRow = arith::DivUIOp::create(b, loc, item, tilesN);
+      tileCol = arith::RemUIOp::create(b, loc, item, tilesN);
+    }
     // Clamped row/column indices keep every load inside the tensors.
     for (int64_t r = 0; r < p.tileM; ++r)
       rows.push_back(clamped(affine(b, loc, tileRow, p.tileM, r), p.m));
@@ -197,6 +211,8 @@ public:
     if (rest > 0)
       block(indexConst(b, loc, blocks), rest, acc);
     store(acc);
+    if (sums)
+      storeSums();
   }
 
 private:
@@ -324,11 +340,80 @@ private:
       }
   }
 
+  /// The tiles of the first column also sum A (stored [K, M]) over K for
+  /// their rows, in k order as the interpreter's ag.sum does, and store
+  /// the sums: the bias gradient beside the weight gradient Aᵀ·B.
+  void storeSums() {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        tileCol, indexConst(b, loc, 0));
+    scf::IfOp::create(b, loc, first, [&](OpBuilder &nb, Location nloc) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      SmallVector<Value> acc(p.tileM, f32Const(b, loc, 0.0));
+      // K in blocks of 4 like the products (llvmpipe caps an invocation's
+      // loop iterations), then the rest.
+      int64_t blocks = p.k / kVec, rest = p.k % kVec;
+      if (blocks > 0) {
+        auto loop = scf::ForOp::create(
+            b, loc, indexConst(b, loc, 0), indexConst(b, loc, blocks),
+            indexConst(b, loc, 1), acc,
+            [&](OpBuilder &lb, Location lloc, Value kb, ValueRange iter) {
+              OpBuilder::InsertionGuard inner(b);
+              b.setInsertionPoint(lb.getInsertionBlock(),
+                                  lb.getInsertionPoint());
+              SmallVector<Value> next(iter);
+              for (int64_t kk = 0; kk < kVec; ++kk)
+                addColumn(affine(b, loc, kb, kVec, kk), next);
+              scf::YieldOp::create(b, lloc, next);
+            });
+        acc.assign(loop.getResults().begin(), loop.getResults().end());
+      }
+      for (int64_t kk = 0; kk < rest; ++kk)
+        addColumn(indexConst(b, loc, blocks * kVec + kk), acc);
+      for (int64_t r = 0; r < p.tileM; ++r) {
+        Value row = affine(b, loc, tileRow, p.tileM, r);
+        if (p.m % p.tileM == 0) {
+          memref::StoreOp::create(b, loc, acc[r], sums, ValueRange{row});
+          continue;
+        }
+        Value inside =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                  indexConst(b, loc, p.m));
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &sb, Location sloc) {
+          memref::StoreOp::create(sb, sloc, acc[r], sums, ValueRange{row});
+          scf::YieldOp::create(sb, sloc);
+        });
+      }
+      scf::YieldOp::create(b, nloc);
+    });
+  }
+
+  /// Adds A(k, m) for the tile's rows m to `acc`.
+  void addColumn(Value k, SmallVector<Value> &acc) {
+    SmallVector<Value> column(p.tileM);
+    if (p.aVec) {
+      for (auto [r4, vec] : llvm::enumerate(rowVecs)) {
+        Value at = arith::AddIOp::create(
+            b, loc, affine(b, loc, k, p.m / kVec, 0), vec);
+        Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
+        for (int64_t l = 0; l < kVec; ++l)
+          column[r4 * kVec + l] = lane(b, loc, v, l);
+      }
+    } else {
+      for (int64_t r = 0; r < p.tileM; ++r)
+        column[r] = scalarA(r, k);
+    }
+    for (int64_t r = 0; r < p.tileM; ++r)
+      acc[r] = arith::AddFOp::create(b, loc, acc[r], column[r]);
+  }
+
   const MatmulPlan &p;
   OpBuilder &b;
   Location loc;
   /// The kernel's arguments: A, B and the result C.
   Value a, bm, c;
+  /// The column sums of A (a matmul region's second result), or null.
+  Value sums;
   /// Applied to each element before its store, if set.
   Epilogue epilogue;
   /// The tile's row and column among the tiles.
@@ -352,6 +437,9 @@ void capture::kernels::emitMatmulRegion(DispatchRegionOp op, OpBuilder &b,
                                         ValueRange args) {
   MatmulOp matmul = op.getMatmul();
   MatmulPlan p = planOf(matmul);
+  Value sums = op.getYieldedSums() ? args.back() : Value();
+  p.columnMajor = static_cast<bool>(sums);
+  Value c = args[args.size() - (sums ? 2 : 1)];
   SmallVector<BlockArgument> inputs = epilogueInputs(op);
   // One load per distinct (input, indices) of the tile: a bias row is
   // loaded once per column, not once per element.
@@ -373,5 +461,5 @@ void capture::kernels::emitMatmulRegion(DispatchRegionOp op, OpBuilder &b,
     evaluateBody(op, b, loc, scalar);
     return scalar.lookup(op.getYielded());
   };
-  TileEmitter(p, b, loc, i, args[0], args[1], args.back(), epilogue).emit();
+  TileEmitter(p, b, loc, i, args[0], args[1], c, epilogue, sums).emit();
 }

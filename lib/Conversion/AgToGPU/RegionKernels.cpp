@@ -44,7 +44,7 @@ enum class InputRead {
 } // namespace
 
 static RankedTensorType resultType(DispatchRegionOp op) {
-  return cast<RankedTensorType>(op.getResult().getType());
+  return cast<RankedTensorType>(op->getResult(0).getType());
 }
 
 /// Whether work items are 4 elements: always but for tiny results. When
@@ -169,6 +169,8 @@ void capture::kernels::evaluateBody(DispatchRegionOp op, OpBuilder &b,
       return;
     if (scalar.count(inner.getResult(0)))
       continue; // given (a matmul's accumulator)
+    if (inner.getResult(0) == op.getYieldedSums())
+      continue; // a matmul region's column sums: the tiles' own loop
     if (auto constant = dyn_cast<ConstantOp>(inner)) {
       scalar[constant.getResult()] = splatValue(constant, b, loc);
       continue;

@@ -20,3 +20,23 @@ ag.forward @f(%x: tensor<4x8xf32> {ag.name = "x"}, %b: tensor<8xf32> {ag.name = 
   }
   ag.return %r : tensor<4x8xf32>
 }
+
+// A weight gradient with its bias gradient: the column sums of the
+// transposed left operand as a second result.
+// CHECK-LABEL: ag.forward @wgrad
+// CHECK: %[[R:.*]]:2 = ag.dispatch_region matmul ins(%{{.*}}, %{{.*}} : tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>, tensor<3xf32> {
+// CHECK: ^bb0(%[[A:.*]]: tensor<5x3xf32>, %[[B:.*]]: tensor<5x4xf32>):
+// CHECK: %[[M:.*]] = ag.matmul %[[A]], %[[B]] {transpose_a}
+// CHECK: %[[S:.*]] = ag.sum %[[A]] axis = 0
+// CHECK: ag.yield %[[M]], %[[S]] : tensor<3x4xf32>, tensor<3xf32>
+// CHECK: ag.return %[[R]]#0, %[[R]]#1
+ag.forward @wgrad(%x: tensor<5x3xf32> {ag.name = "x"}, %y: tensor<5x4xf32> {ag.name = "y"})
+    -> (tensor<3x4xf32> {ag.name = "w"}, tensor<3xf32> {ag.name = "b"}) {
+  %r:2 = ag.dispatch_region matmul ins(%x, %y : tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>, tensor<3xf32> {
+  ^bb0(%a: tensor<5x3xf32>, %b: tensor<5x4xf32>):
+    %m = ag.matmul %a, %b {transpose_a} : (tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
+    %s = ag.sum %a axis = 0 : tensor<5x3xf32> -> tensor<3xf32>
+    ag.yield %m, %s : tensor<3x4xf32>, tensor<3xf32>
+  }
+  ag.return %r#0, %r#1 : tensor<3x4xf32>, tensor<3xf32>
+}

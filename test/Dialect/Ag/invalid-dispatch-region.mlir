@@ -186,3 +186,41 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
   }
   ag.return %r : tensor<4xf32>
 }
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op yields 2 values for 1 results}}
+  %r = ag.dispatch_region elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %n = ag.neg %a : tensor<4xf32>
+    ag.yield %n, %n : tensor<4xf32>, tensor<4xf32>
+  }
+  ag.return %r : tensor<4xf32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op has 2 results: only a matmul region with transpose_a may have a second, the ag.sum along axis 0 (no keepdim) of its matmul's left operand}}
+  %r:2 = ag.dispatch_region elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %n = ag.neg %a : tensor<4xf32>
+    ag.yield %n, %n : tensor<4xf32>, tensor<4xf32>
+  }
+  ag.return %r#0 : tensor<4xf32>
+}
+
+// -----
+
+// The sums must be of the matmul's left operand.
+ag.forward @f(%x: tensor<5x3xf32> {ag.name = "x"}, %y: tensor<5x4xf32> {ag.name = "y"}) -> (tensor<3x4xf32> {ag.name = "w"}) {
+  // expected-error @+1 {{'ag.dispatch_region' op has 2 results: only a matmul region with transpose_a may have a second}}
+  %r:2 = ag.dispatch_region matmul ins(%x, %y : tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>, tensor<4xf32> {
+  ^bb0(%a: tensor<5x3xf32>, %b: tensor<5x4xf32>):
+    %m = ag.matmul %a, %b {transpose_a} : (tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
+    %s = ag.sum %b axis = 0 : tensor<5x4xf32> -> tensor<4xf32>
+    ag.yield %m, %s : tensor<3x4xf32>, tensor<4xf32>
+  }
+  ag.return %r#0 : tensor<3x4xf32>
+}

@@ -32,15 +32,3 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
   }
   ag.return %r : tensor<4xf32>
 }
-
-// -----
-
-ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
-  // expected-error @+1 {{'ag.dispatch_region' op yields 2 values, expected exactly 1}}
-  %r = ag.dispatch_region elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32> {
-  ^bb0(%a: tensor<4xf32>):
-    %n = ag.neg %a : tensor<4xf32>
-    ag.yield %n, %n : tensor<4xf32>, tensor<4xf32>
-  }
-  ag.return %r : tensor<4xf32>
-}

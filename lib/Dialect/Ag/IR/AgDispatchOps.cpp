@@ -24,11 +24,11 @@ bool capture::ag::isSplatConstant(Operation *op) {
 
 void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
                              DispatchKind kind, ValueRange inputs,
-                             Type result) {
+                             TypeRange results) {
   state.addAttribute(getKindAttrName(state.name),
                      DispatchKindAttr::get(b.getContext(), kind));
   state.addOperands(inputs);
-  state.addTypes(result);
+  state.addTypes(results);
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
@@ -38,6 +38,11 @@ void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
 
 Value DispatchRegionOp::getYielded() {
   return cast<YieldOp>(getBlock().getTerminator()).getValues().front();
+}
+
+Value DispatchRegionOp::getYieldedSums() {
+  ValueRange values = cast<YieldOp>(getBlock().getTerminator()).getValues();
+  return values.size() == 2 ? values[1] : Value();
 }
 
 MatmulOp DispatchRegionOp::getMatmul() {
@@ -72,24 +77,41 @@ LogicalResult DispatchRegionOp::verify() {
       block.empty() ? nullptr : &block.back());
   if (!yield)
     return emitOpError() << "body must end with ag.yield";
-  if (yield.getValues().size() != 1)
+  if (getNumResults() == 0)
+    return emitOpError() << "has no results, expected 1";
+  if (yield.getValues().size() != getNumResults())
     return emitOpError() << "yields " << yield.getValues().size()
-                         << " values, expected exactly 1";
-  if (getYielded().getType() != getResult().getType())
-    return emitOpError() << "yields " << getYielded().getType()
-                         << ", but the result is " << getResult().getType();
+                         << " values for " << getNumResults() << " results";
+  for (auto [value, result] : llvm::zip(yield.getValues(), getResults()))
+    if (value.getType() != result.getType())
+      return emitOpError() << "yields " << value.getType()
+                           << ", but the result is " << result.getType();
+  if (getNumResults() > 1) {
+    // Only a matmul region's column sums of its transposed lhs.
+    MatmulOp matmul = getMatmul();
+    auto sum = getYieldedSums().getDefiningOp<SumOp>();
+    if (getNumResults() != 2 || !matmul || !matmul.getTransposeA() || !sum ||
+        sum.getInput() != matmul.getLhs() || sum.getNormalizedAxis() != 0 ||
+        sum.getKeepdim())
+      return emitOpError()
+             << "has " << getNumResults()
+             << " results: only a matmul region with transpose_a may have a "
+                "second, the ag.sum along axis 0 (no keepdim) of its "
+                "matmul's left operand";
+  }
   if ((*this)->hasAttr(kUpdatePrologueAttr)) {
-    auto user = getResult().hasOneUse()
-                    ? dyn_cast<ApplyAdamWOp>(*getResult().getUsers().begin())
+    Value result = getResult(0);
+    auto user = result.hasOneUse()
+                    ? dyn_cast<ApplyAdamWOp>(*result.getUsers().begin())
                     : ApplyAdamWOp();
     if (getKind() != DispatchKind::elementwise || !user ||
-        user.getGrads() != getResult())
+        user.getGrads() != result)
       return emitOpError()
              << "marked '" << kUpdatePrologueAttr
              << "' must be elementwise and used only as the gradients of one "
                 "ag.apply_adamw";
   }
-  auto result = cast<RankedTensorType>(getResult().getType());
+  auto result = cast<RankedTensorType>(getResult(0).getType());
   Operation *reduction = nullptr;
   if (getKind() == DispatchKind::reduction) {
     for (Operation &op : block)
@@ -134,6 +156,8 @@ LogicalResult DispatchRegionOp::verify() {
   for (Operation &op : block.without_terminator()) {
     if (reduction && (&op == reduction || reduction->isBeforeInBlock(&op)))
       break;
+    if (Value sums = getYieldedSums(); sums && sums.getDefiningOp() == &op)
+      continue; // checked above
     if (auto matmul = dyn_cast<MatmulOp>(op); matmul && matmulKind) {
       if (seenMatmul || seenElementwise)
         return op.emitOpError()

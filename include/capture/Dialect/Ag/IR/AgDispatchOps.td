@@ -32,13 +32,17 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
     `matmul`: the first op (after splat constants) is an `ag.matmul` of two
     block arguments whose result has the region's shape, followed by an
     elementwise epilogue as above (a bias add and an activation, say): the
-    matmul's accumulators never leave registers.
+    matmul's accumulators never leave registers. A matmul with `transpose_a`
+    may have a second result: `ag.sum %lhs axis = 0` of its left operand
+    (the bias gradient beside a weight gradient Xᵀ·dY), summed by the tiles
+    of the first column while they read it.
 
     `reduction`: elementwise producers of the reduction input's shape (or a
-    single element), then one `ag.sum`, `ag.mean` or `ag.max` whose result
-    is yielded: the reduced tensor is computed element by element inside
-    the reduction's loop and never stored (the sum of squares of a global
-    gradient norm, say).
+    single element), then one `ag.sum`, `ag.mean` or `ag.max`, then an
+    optional elementwise epilogue of the reduced value and splat constants:
+    the reduced tensor is computed element by element inside the
+    reduction's loop and never stored (the sum of squares of a global
+    gradient norm, say, with its sqrt as the epilogue).
     ```mlir
     %h = ag.dispatch_region elementwise ins(%mm, %b : tensor<64x64xf32>, tensor<64xf32>) -> tensor<64x64xf32> {
     ^bb0(%x: tensor<64x64xf32>, %y: tensor<64xf32>):
@@ -50,10 +54,10 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
   }];
   let arguments = (ins Ag_DispatchKind:$kind,
                        Variadic<AnyRankedTensor>:$inputs);
-  let results = (outs Ag_Tensor:$result);
+  let results = (outs Variadic<Ag_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $kind `ins` `(` $inputs `:` type($inputs) `)` `->` type($result)
+    $kind `ins` `(` $inputs `:` type($inputs) `)` `->` type($results)
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
@@ -62,13 +66,18 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
     /// A region whose block has one argument per input; the caller fills
     /// the body, ending with ag.yield.
     OpBuilder<(ins "::capture::ag::DispatchKind":$kind,
-                   "::mlir::ValueRange":$inputs, "::mlir::Type":$result)>,
+                   "::mlir::ValueRange":$inputs, "::mlir::TypeRange":$results)>,
   ];
   let extraClassDeclaration = [{
     /// The body's only block.
     ::mlir::Block &getBlock() { return getBody().front(); }
-    /// The value the body yields.
+    /// The value the body yields for the first result (the only one, but
+    /// for a matmul region with column sums).
     ::mlir::Value getYielded();
+    /// The column sums of a matmul region's transposed left operand (its
+    /// second result, the bias gradient of a weight gradient), as the body
+    /// yields them; null when it has none.
+    ::mlir::Value getYieldedSums();
     /// The matmul of a `matmul` region; null for other kinds.
     ::capture::ag::MatmulOp getMatmul();
   }];
