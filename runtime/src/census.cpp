@@ -85,6 +85,65 @@ std::string namesAt(const ModuleDesc &desc, const EntryDesc &e,
 
 } // namespace
 
+/// Fills ec.scratchBytes and ec.scratchLiveBytes from the entry's
+/// schedule (indices already checked).
+static void scratchLiveness(const ModuleDesc &desc, const EntryDesc &e,
+                            EntryCensus &ec) {
+  /// One value in scratch: a written range and the dispatches it lives in.
+  struct Value {
+    uint32_t buffer;
+    uint64_t begin, end;
+    size_t first, last;
+    bool overwritten;
+  };
+  std::vector<Value> values;
+  std::vector<uint32_t> buffers;
+  size_t d = 0;
+  for (const CommandDesc &cmd : e.commands) {
+    if (cmd.kind != CommandDesc::Kind::Dispatch)
+      continue;
+    const DispatchDesc &dispatch = cmd.dispatch;
+    auto isWrite = [&](size_t b) {
+      return std::find(dispatch.writes.begin(), dispatch.writes.end(), b) !=
+             dispatch.writes.end();
+    };
+    auto overlaps = [](const Value &v, const BufferRangeDesc &r) {
+      return v.buffer == r.buffer && v.begin < r.offset + r.size &&
+             r.offset < v.end;
+    };
+    // Reads first (a dispatch may update a range in place), then writes.
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t b = 0; b < dispatch.bindings.size(); ++b) {
+        const BufferRangeDesc &r = dispatch.bindings[b];
+        if (desc.buffers[r.buffer].kind != BufferKind::Scratch ||
+            isWrite(b) != (pass == 1))
+          continue;
+        if (std::find(buffers.begin(), buffers.end(), r.buffer) ==
+            buffers.end())
+          buffers.push_back(r.buffer);
+        for (Value &v : values)
+          if (!v.overwritten && overlaps(v, r)) {
+            if (pass == 0)
+              v.last = d;
+            else
+              v.overwritten = true;
+          }
+        if (pass == 1)
+          values.push_back({r.buffer, r.offset, r.offset + r.size, d, d, false});
+      }
+    ++d;
+  }
+  for (uint32_t b : buffers)
+    ec.scratchBytes += desc.buffers[b].size;
+  for (size_t at = 0; at < d; ++at) {
+    uint64_t live = 0;
+    for (const Value &v : values)
+      if (v.first <= at && at <= v.last)
+        live += v.end - v.begin;
+    ec.scratchLiveBytes = std::max(ec.scratchLiveBytes, live);
+  }
+}
+
 Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
   ModuleCensus c;
   c.producer = desc.producer;
@@ -104,6 +163,7 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
   for (const EntryDesc &e : desc.entries) {
     CAPTURE_RT_RETURN_IF_ERROR(checkEntryIndices(desc, e));
     EntryCensus ec;
+    scratchLiveness(desc, e, ec);
     ec.name = e.name;
     ec.kind = e.kind;
     ec.inputs = e.inputs.size();

@@ -38,3 +38,6 @@
 // NORM-NEXT: dispatch adamw_
 
 // INFO: train{{ +}}Train{{ +}}20{{ }}
+// Scratch within 1.1x of the liveness lower bound (the most bytes live at
+// one dispatch): 1.00x to 1.09x.
+// INFO: train{{ +}}scratch {{[0-9]+}} bytes, liveness lower bound {{[0-9]+}} bytes (1.0{{[0-9]}}x)

@@ -103,6 +103,18 @@ void printCensus(const Options &opts, const ModuleCensus &c,
                 static_cast<unsigned long long>(e.probes),
                 static_cast<unsigned long long>(e.inputBytes),
                 static_cast<unsigned long long>(e.outputBytes));
+  for (const EntryCensus &e : c.entries) {
+    if (e.scratchBytes == 0)
+      continue;
+    std::printf("  %-*s  scratch %llu bytes, liveness lower bound %llu bytes "
+                "(%.2fx)\n",
+                width, e.name.c_str(),
+                static_cast<unsigned long long>(e.scratchBytes),
+                static_cast<unsigned long long>(e.scratchLiveBytes),
+                e.scratchLiveBytes
+                    ? static_cast<double>(e.scratchBytes) / e.scratchLiveBytes
+                    : 0.0);
+  }
   uint64_t buffers = 0;
   for (const BufferKindCensus &b : c.buffers)
     buffers += b.buffers;
@@ -178,7 +190,9 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
         {"kernels", e.kernels},         {"workgroups", e.workgroups},
         {"inputs", e.inputs},           {"outputs", e.outputs},
         {"probes", e.probes},           {"input_bytes", e.inputBytes},
-        {"output_bytes", e.outputBytes}};
+        {"output_bytes", e.outputBytes},
+        {"scratch_bytes", e.scratchBytes},
+        {"scratch_live_bytes", e.scratchLiveBytes}};
     for (auto [name, n] : counts) {
       json.key(name);
       json.value(n);

@@ -63,6 +63,13 @@ struct EntryCensus {
   /// Bytes one run downloads: the size of its Output buffer (0 without
   /// outputs).
   uint64_t outputBytes = 0;
+  /// Bytes of the Scratch buffers its dispatches bind.
+  uint64_t scratchBytes = 0;
+  /// The liveness lower bound of that scratch: the most bytes of scratch
+  /// values live at one dispatch (a value lives from the dispatch that
+  /// writes it to the last that reads it before it is overwritten). No
+  /// placement of the same values needs less.
+  uint64_t scratchLiveBytes = 0;
 };
 
 /// The buffers of one kind.
