@@ -231,4 +231,17 @@ if a.json:
         json.dump(report, f, indent=1)
 if a.write_docs:
     import bench_docs  # noqa: E402
-    bench_docs.write(report, sys.argv[1:], root)
+    # The rerun command as written, without the run's own output paths
+    # (--json FILE, --build DIR): they belong to one machine.
+    shown, skip = [], False
+    for arg in sys.argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--json", "--build"):
+            skip = True
+            continue
+        if arg.startswith(("--json=", "--build=")):
+            continue
+        shown.append(arg)
+    bench_docs.write(report, shown, root)
