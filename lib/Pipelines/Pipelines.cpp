@@ -33,6 +33,7 @@ void capture::buildCapturePipeline(OpPassManager &pm,
                         options.target}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createInsertBarriers());
   pm.addPass(createKernelsToSPIRV());
   OpPassManager &spv = pm.nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());

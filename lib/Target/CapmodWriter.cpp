@@ -36,10 +36,6 @@ struct ByteRange {
   uint32_t buffer;
   /// [begin, end) in bytes.
   uint64_t begin, end;
-
-  bool overlaps(const ByteRange &other) const {
-    return buffer == other.buffer && begin < other.end && other.begin < end;
-  }
 };
 
 /// Builds the module description; one instance per write.
@@ -244,11 +240,16 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
   uint32_t scratch = addBuffer(rt::BufferKind::Scratch,
                                scratchGlobal.getType().getNumElements());
 
-  // Dispatches, with a barrier wherever one reads or writes a range that
-  // an earlier dispatch since the last barrier wrote, or writes a range one
-  // read (RAW, WAW, WAR).
-  SmallVector<ByteRange> pendingReads, pendingWrites;
-  WalkResult walk = func.walk([&](gpu::LaunchFuncOp launch) {
+  // Dispatches and the barriers ag-insert-barriers placed, in order; the
+  // loader's hazard check (run on the written module) confirms them.
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (isa<ag::BarrierOp>(op)) {
+      entry.commands.push_back({rt::CommandDesc::Kind::Barrier, {}});
+      return WalkResult::advance();
+    }
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+    if (!launch)
+      return WalkResult::advance();
     FailureOr<uint32_t> kernel = kernelIndex(launch);
     if (failed(kernel))
       return WalkResult::interrupt();
@@ -256,7 +257,6 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
     command.kind = rt::CommandDesc::Kind::Dispatch;
     rt::DispatchDesc &dispatch = command.dispatch;
     dispatch.kernel = *kernel;
-    SmallVector<ByteRange> reads, writes;
     ArrayRef<uint32_t> written = kernelWrites[*kernel];
     const std::vector<rt::BindingKind> &kinds =
         desc->kernels[*kernel].bindingKinds;
@@ -272,27 +272,11 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
                                                   uint64_t(16));
       dispatch.bindings.push_back(
           {range->buffer, range->begin, range->end - range->begin});
-      (llvm::is_contained(written, i) ? writes : reads).push_back(*range);
     }
     dispatch.writes.assign(written.begin(), written.end());
     for (Value v :
          {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
       dispatch.groups.push_back(getConstantIntValue(v).value_or(1));
-
-    auto conflicts = [](ArrayRef<ByteRange> a, ArrayRef<ByteRange> b) {
-      return llvm::any_of(a, [&](const ByteRange &x) {
-        return llvm::any_of(b,
-                            [&](const ByteRange &y) { return x.overlaps(y); });
-      });
-    };
-    if (conflicts(reads, pendingWrites) || conflicts(writes, pendingWrites) ||
-        conflicts(writes, pendingReads)) {
-      entry.commands.push_back({rt::CommandDesc::Kind::Barrier, {}});
-      pendingReads.clear();
-      pendingWrites.clear();
-    }
-    pendingReads.append(reads);
-    pendingWrites.append(writes);
     entry.commands.push_back(std::move(command));
     return WalkResult::advance();
   });

@@ -16,14 +16,7 @@
 namespace capture::rt {
 namespace {
 
-/// One buffer access of a stream operation, for the sweep.
-struct Access {
-  uint32_t buffer; ///< buffer index
-  uint64_t begin;  ///< first byte
-  uint64_t end;    ///< one past the last byte
-  bool write;      ///< whether the operation writes the range
-  size_t op;       ///< index of the operation in the stream
-};
+using Access = StreamAccess;
 
 /// The largest `end` among accesses seen so far, and the largest among
 /// those of a different operation than the first, so that "an earlier
@@ -62,6 +55,23 @@ std::string opName(const StreamOp &op) {
 Status checkSegment(const ModuleDesc &desc, const EntryDesc &entry,
                     const std::vector<StreamOp> &stream,
                     std::vector<Access> &segment) {
+  auto hazard = findSegmentHazard(std::move(segment));
+  if (!hazard)
+    return Status::ok();
+  const Access &w = hazard->first, &r = hazard->second;
+  return Status::error(
+      "capmod: entry '" + entry.name + "': " + opName(stream[w.op]) +
+      " writes " + bufferName(desc, w.buffer) + " range " +
+      formatRange(w.begin, w.end - w.begin) + ", which " +
+      opName(stream[r.op]) + (r.write ? " also writes" : " reads") +
+      " in range " + formatRange(r.begin, r.end - r.begin) +
+      " with no Barrier between them");
+}
+
+} // namespace
+
+std::optional<std::pair<StreamAccess, StreamAccess>>
+findSegmentHazard(std::vector<StreamAccess> segment) {
   std::sort(segment.begin(), segment.end(),
             [](const Access &a, const Access &b) {
               return std::tie(a.buffer, a.begin, a.op) <
@@ -74,25 +84,14 @@ Status checkSegment(const ModuleDesc &desc, const EntryDesc &entry,
       writes = any = TopTwo();
     const Access *other = a.write ? any.overlapping(a.op, a.begin)
                                   : writes.overlapping(a.op, a.begin);
-    if (other) {
-      const Access &w = a.write ? a : *other;
-      const Access &r = a.write ? *other : a;
-      return Status::error(
-          "capmod: entry '" + entry.name + "': " + opName(stream[w.op]) +
-          " writes " + bufferName(desc, a.buffer) + " range " +
-          formatRange(w.begin, w.end - w.begin) + ", which " +
-          opName(stream[r.op]) + (r.write ? " also writes" : " reads") +
-          " in range " + formatRange(r.begin, r.end - r.begin) +
-          " with no Barrier between them");
-    }
+    if (other)
+      return a.write ? std::make_pair(a, *other) : std::make_pair(*other, a);
     if (a.write)
       writes.add(a);
     any.add(a);
   }
-  return Status::ok();
+  return std::nullopt;
 }
-
-} // namespace
 
 std::vector<StreamOp> scheduleStream(const EntryDesc &entry) {
   std::vector<StreamOp> stream;

@@ -136,4 +136,20 @@ def FormDispatchRegions : Pass<"ag-form-dispatch-regions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def InsertBarriers : Pass<"ag-insert-barriers", "::mlir::ModuleOp"> {
+  let summary = "Barriers between the launches of each lowered entry's schedule";
+  let description = [{
+    After `ag-lower-to-gpu`: in every schedule function (`gpu.launch_func`s
+    on `memref.view`s of the entry's buffers and the module's globals), an
+    `ag.barrier` goes before a launch exactly when, without it, the launch
+    would read a byte range a launch since the last barrier writes (RAW),
+    or write one such a launch reads (WAR) or writes (WAW). Which arguments a
+    kernel writes comes from its `ag.writes` (else its last argument). The
+    hazard test is the runtime's own (`capture::rt::findSegmentHazard`), the
+    one the module loader verifies schedules with, so a compiled schedule
+    always passes the loader and has no barrier the loader would not need.
+  }];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 #endif // CAPTURE_TRANSFORMS_PASSES_TD

@@ -477,7 +477,7 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   }
   // AdamW writes the weights every kernel above may read (the output
   // copies included: outputs are values from before the update), so it
-  // comes last; the module writer separates it by a barrier.
+  // comes last; ag-insert-barriers separates it by a barrier.
   if (update) {
     ParamPackOp paramPack = packOf(update, update.getPackAttr());
     int64_t size = static_cast<int64_t>(paramPack.getSize());

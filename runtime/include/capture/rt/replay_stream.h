@@ -18,6 +18,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace capture::rt {
@@ -44,6 +46,28 @@ struct StreamOp {
   /// For Upload and Download: the buffer range copied.
   BufferRangeDesc range;
 };
+
+/// One buffer range an operation of a barrier-free segment reads or writes.
+struct StreamAccess {
+  /// Buffer index (any numbering the caller keeps consistent).
+  uint32_t buffer = 0;
+  /// First byte.
+  uint64_t begin = 0;
+  /// One past the last byte.
+  uint64_t end = 0;
+  /// Whether the operation writes the range.
+  bool write = false;
+  /// Index of the operation (accesses of one operation never conflict).
+  size_t op = 0;
+};
+
+/// The hazard sweep of one barrier-free segment: a pair of accesses of
+/// different operations where one writes a range the other reads or writes
+/// (the write first), or none. O(n log n). The module verifier and the
+/// compiler's `ag-insert-barriers` both place their barriers by it, so what
+/// the compiler emits is what the loader accepts.
+std::optional<std::pair<StreamAccess, StreamAccess>>
+findSegmentHazard(std::vector<StreamAccess> segment);
 
 /// The schedule of `entry` alone: its commands as Dispatch and Barrier ops.
 std::vector<StreamOp> scheduleStream(const EntryDesc &entry);

@@ -134,6 +134,24 @@ def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
   }];
 }
 
+def Ag_BarrierOp : Ag_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A dependency between the dispatches of a replay schedule";
+  let description = [{
+    In a lowered entry's schedule (a `func.func` of `gpu.launch_func`s), every
+    launch after an `ag.barrier` sees the writes of every launch before it:
+    the module writer serializes it as a Barrier command (a compute ->
+    compute memory and execution barrier). `ag-insert-barriers` places them
+    exactly where a launch would read or write a range that a launch since
+    the last barrier writes, or write one it reads.
+    ```mlir
+    gpu.launch_func @k0::@k0 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64xf32>, %h : memref<64xf32>)
+    ag.barrier
+    gpu.launch_func @k1::@k1 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%h : memref<64xf32>, %y : memref<64xf32>)
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Ag_YieldOp : Ag_Op<"yield", [
     Pure, ParentOneOf<["DispatchRegionOp", "WorkgroupRegionOp"]>, Terminator,
     ReturnLike]> {
