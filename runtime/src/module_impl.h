@@ -141,9 +141,14 @@ struct Module::Impl {
   /// Command buffer for uploads and read-backs outside replays.
   VkCommandBuffer utilityCmd = VK_NULL_HANDLE;
   /// Command buffer of a replay's input copy (only the changed ranges),
-  /// recorded per call and submitted before the entry's command buffer in
-  /// the same vkQueueSubmit.
+  /// submitted before the entry's command buffer in the same
+  /// vkQueueSubmit; re-recorded only when the entry or the ranges change
+  /// (a training loop sends the same ranges every step).
   VkCommandBuffer uploadCmd = VK_NULL_HANDLE;
+  /// Entry whose upload uploadCmd holds; -1 when it holds none.
+  int64_t uploadEntry = -1;
+  /// The copy regions uploadCmd holds.
+  std::vector<VkBufferCopy> uploadRecorded;
   /// Command buffer of a replay's requested probe copies, recorded per call
   /// and submitted after the entry's command buffer in the same
   /// vkQueueSubmit.

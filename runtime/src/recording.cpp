@@ -188,7 +188,8 @@ Status recordUpload(const Module::Impl &m, const EntryState &state,
                     const std::vector<VkBufferCopy> &regions) {
   const EntryDesc &entry = m.desc.entries[state.index];
   std::string what = "input upload of entry '" + entry.name + "'";
-  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(cmd, what));
+  // Reusable: the next replay with the same regions resubmits it.
+  CAPTURE_RT_RETURN_IF_ERROR(beginReusableCommands(cmd, what));
   // The previous replay's reads of the Input buffer must end before it is
   // overwritten; the entry's own command buffer, next in the submission,
   // starts with the barrier that orders its reads after this copy.

@@ -247,8 +247,24 @@ Result<RunResult> Module::runFull(std::string_view entryName,
     return Status::error(what + ": failed by the test hook");
   }
   std::vector<VkCommandBuffer> cmds;
+  auto sameRegions = [&]() {
+    return m.uploadEntry == static_cast<int64_t>(index.value()) &&
+           std::equal(regions.begin(), regions.end(), m.uploadRecorded.begin(),
+                      m.uploadRecorded.end(),
+                      [](const VkBufferCopy &a, const VkBufferCopy &b) {
+                        return a.srcOffset == b.srcOffset &&
+                               a.dstOffset == b.dstOffset && a.size == b.size;
+                      });
+  };
   if (!regions.empty() && !options.eager) {
-    CAPTURE_RT_RETURN_IF_ERROR(recordUpload(m, state, m.uploadCmd, regions));
+    if (!sameRegions()) {
+      m.uploadEntry = -1;
+      CAPTURE_RT_RETURN_IF_ERROR(
+          recordUpload(m, state, m.uploadCmd, regions));
+      m.uploadEntry = static_cast<int64_t>(index.value());
+      m.uploadRecorded = regions;
+      ++m.counters.uploadRecordings;
+    }
     for (const VkBufferCopy &r : regions)
       m.counters.lastUploadBytes += r.size;
     m.counters.lastUploadRegions = regions.size();
@@ -274,10 +290,20 @@ Result<RunResult> Module::runFull(std::string_view entryName,
                                                 : state.cmd);
     if (!probes.empty())
       cmds.push_back(m.probeCmd);
-    CAPTURE_RT_RETURN_IF_ERROR(m.dev.submit(cmds, m.fence, what));
+    // After a failed submission or wait the upload's command buffer may
+    // still be pending: the next replay records it again.
+    Status submitted = m.dev.submit(cmds, m.fence, what);
+    if (submitted.isError()) {
+      m.uploadEntry = -1;
+      return submitted;
+    }
     m.counters.lastSubmits = 1;
     timer.lap(&HostStages::submitUs);
-    CAPTURE_RT_RETURN_IF_ERROR(m.dev.wait(m.fence, what));
+    Status waited = m.dev.wait(m.fence, what);
+    if (waited.isError()) {
+      m.uploadEntry = -1;
+      return waited;
+    }
     timer.lap(&HostStages::waitUs);
   }
   m.lastReplayed = static_cast<int64_t>(index.value());

@@ -86,4 +86,11 @@ Status beginOneTimeCommands(VkCommandBuffer cmd, const std::string &what) {
                  what);
 }
 
+Status beginReusableCommands(VkCommandBuffer cmd, const std::string &what) {
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  return vkCheck(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer",
+                 what);
+}
+
 } // namespace capture::rt

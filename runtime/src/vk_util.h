@@ -34,6 +34,10 @@ Status vkCheck(VkResult result, const char *call, const std::string &what);
 /// `what` is being recorded.
 Status beginOneTimeCommands(VkCommandBuffer cmd, const std::string &what);
 
+/// Begins recording `cmd` for any number of submissions (each after the
+/// previous one completed).
+Status beginReusableCommands(VkCommandBuffer cmd, const std::string &what);
+
 /// vkCheck for a call that creates `handle`: on failure also sets `handle`
 /// back to VK_NULL_HANDLE, since Vulkan leaves a failed call's outputs
 /// undefined and the owner's destructor must not destroy garbage. Use as

@@ -274,6 +274,34 @@ TEST_F(LibraryTest, UnchangedInputsAreNotSentAgain) {
   EXPECT_EQ(out.value()[0].tensor.asF32(), expectY(x, b, w));
 }
 
+TEST_F(LibraryTest, UploadIsRecordedAgainOnlyWhenItsRangesChange) {
+  std::unique_ptr<Module> m = load(makeTestModule());
+  ASSERT_TRUE(m);
+  std::vector<float> x = inputX(), b = inputB(), w = initialWeights();
+  auto runPredict = [&]() {
+    Result<std::vector<NamedTensor>> out =
+        m->run("predict", predictInputs(x, b));
+    ASSERT_TRUE(out.isOk()) << out.message();
+    EXPECT_EQ(out.value()[0].tensor.asF32(), expectY(x, b, w));
+  };
+  runPredict(); // the whole buffer
+  EXPECT_EQ(m->counters().uploadRecordings, 1u);
+  b[0] = 3.0f;
+  runPredict(); // b's range: recorded
+  EXPECT_EQ(m->counters().uploadRecordings, 2u);
+  b[0] = 4.0f;
+  runPredict(); // b's range again: resubmitted, with b's new bytes
+  EXPECT_EQ(m->counters().uploadRecordings, 2u);
+  x[1] = -2.0f;
+  runPredict(); // x's range: recorded again, or y would use the old x
+  EXPECT_EQ(m->counters().uploadRecordings, 3u);
+  // Another entry's upload in between: predict's is recorded again.
+  ASSERT_TRUE(m->run("side", {{"x2", HostTensor::f32({2, 4}, x)}}).isOk());
+  x[1] = -3.0f;
+  runPredict();
+  EXPECT_EQ(m->counters().uploadRecordings, 5u);
+}
+
 TEST_F(LibraryTest, TrainingWithAndWithoutSkippingIsBitwiseEqual) {
   std::unique_ptr<Module> skip = load(makeTrainModule(true));
   std::unique_ptr<Module> full = load(makeTrainModule(true));

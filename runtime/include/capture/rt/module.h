@@ -194,6 +194,10 @@ struct ReplayCounters {
   /// Probe staging buffers created so far (one per entry, on its first
   /// probe request).
   uint64_t probeStagingBuffers = 0;
+  /// Times the input upload's command buffer was recorded so far: a replay
+  /// that sends the same ranges of the same entry as the last one
+  /// resubmits it as it is.
+  uint64_t uploadRecordings = 0;
 };
 
 class Module;
