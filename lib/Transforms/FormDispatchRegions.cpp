@@ -156,23 +156,36 @@ static void buildRegion(ArrayRef<Operation *> group) {
       splat->erase();
 }
 
-/// Elements up to which a tensor may be in a workgroup region: one
-/// workgroup computes it all, so only loss-head-sized tensors join.
-constexpr int64_t kWorkgroupMaxElements = 1024;
+/// Elements up to which a tensor may always be in a workgroup region, and
+/// up to which it may be in a large step's: one workgroup computes it all,
+/// so only loss-head-sized tensors join.
+constexpr int64_t kWorkgroupMinLimit = 1024, kWorkgroupMaxLimit = 4096;
 
-static bool isSmallTensor(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && type.hasStaticShape() && type.getElementType().isF32() &&
-         type.getNumElements() <= kWorkgroupMaxElements;
+/// The element limit of an entry's workgroup region: a quarter of the
+/// entry's largest matmul result, within [1024, 4096], so that the hidden
+/// activations (matmul epilogues and operands) stay out while the narrower
+/// loss head joins: a 64-wide layer at batch 64 (4096 elements) stays out
+/// next to a 64x8 head, and a 256x8 head joins at batch 256.
+static int64_t workgroupLimit(Block &body) {
+  int64_t largest = 0;
+  body.walk([&](MatmulOp matmul) {
+    largest = std::max(largest, matmul.getType().getNumElements());
+  });
+  return std::clamp(largest / 4, kWorkgroupMinLimit, kWorkgroupMaxLimit);
 }
 
 /// Whether `op` may join the entry's workgroup region: a member kind whose
-/// operands and results are all small tensors.
-static bool isWorkgroupCandidate(Operation *op) {
+/// operands and results are all f32 tensors of at most `limit` elements.
+static bool isWorkgroupCandidate(Operation *op, int64_t limit) {
   if (!WorkgroupRegionOp::isMember(op) || isSplatConstant(op))
     return false;
-  return llvm::all_of(op->getOperands(), isSmallTensor) &&
-         llvm::all_of(op->getResults(), isSmallTensor);
+  auto small = [&](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && type.hasStaticShape() && type.getElementType().isF32() &&
+           type.getNumElements() <= limit;
+  };
+  return llvm::all_of(op->getOperands(), small) &&
+         llvm::all_of(op->getResults(), small);
 }
 
 /// Gathers the small whole-tensor ops of one entry (a loss head and its
@@ -182,6 +195,7 @@ static bool isWorkgroupCandidate(Operation *op) {
 /// an op outside it stays out, and such outside ops between the region's
 /// ops move after it.
 static void formWorkgroupRegion(Block &body, bool explain) {
+  int64_t limit = workgroupLimit(body);
   llvm::SetVector<Operation *> members;
   // Ops outside the region that use its values (directly or not).
   llvm::SetVector<Operation *> dependents;
@@ -193,11 +207,11 @@ static void formWorkgroupRegion(Block &body, bool explain) {
       needsRegion |= def && members.contains(def);
       needsDependent |= dependent.contains(operand);
     }
-    if (isWorkgroupCandidate(&op) && !needsDependent) {
+    if (isWorkgroupCandidate(&op, limit) && !needsDependent) {
       members.insert(&op);
       continue;
     }
-    if (isWorkgroupCandidate(&op) && explain)
+    if (isWorkgroupCandidate(&op, limit) && explain)
       op.emitRemark() << "not in the workgroup region: it depends on the "
                          "region's results through an op outside it";
     if (needsRegion || needsDependent) {

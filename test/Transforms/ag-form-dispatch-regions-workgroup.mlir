@@ -83,3 +83,40 @@ ag.forward @large(%a: tensor<5000xf32> {ag.name = "a"}, %b: tensor<8xf32> {ag.na
   %t = ag.sum %d : tensor<8xf32> -> tensor<f32>
   ag.return %s, %t : tensor<f32>, tensor<f32>
 }
+
+// -----
+
+// The limit follows the step's size: a quarter of its largest matmul
+// result, within [1024, 4096] elements. Next to a 256x64 matmul (limit
+// 4096) a 256x8 head of 2048 elements joins one workgroup region...
+
+// CHECK-LABEL: ag.forward @scaled
+// CHECK: ag.workgroup_region ins(%{{.*}} : tensor<256x8xf32>)
+ag.forward @scaled(%x: tensor<256x64xf32> {ag.name = "x"}, %w: tensor<64x64xf32> {ag.name = "w"},
+                   %h: tensor<256x8xf32> {ag.name = "h"})
+    -> (tensor<256x64xf32> {ag.name = "y"}, tensor<f32> {ag.name = "m"}) {
+  %y = ag.matmul %x, %w {transpose_b} : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
+  %e = ag.exp %h : tensor<256x8xf32>
+  %r = ag.sum %e axis = 1 : tensor<256x8xf32> -> tensor<256xf32>
+  %m = ag.mean %r : tensor<256xf32> -> tensor<f32>
+  ag.return %y, %m : tensor<256x64xf32>, tensor<f32>
+}
+
+// -----
+
+// ... but next to a 64x64 one (limit 1024) it does not: a reduction region
+// and a reduction instead.
+
+// CHECK-LABEL: ag.forward @unscaled
+// CHECK-NOT: ag.workgroup_region
+// CHECK: ag.dispatch_region reduction ins(%{{.*}} : tensor<256x8xf32>)
+ag.forward @unscaled(%x: tensor<64x64xf32> {ag.name = "x"}, %w: tensor<64x64xf32> {ag.name = "w"},
+                     %h: tensor<256x8xf32> {ag.name = "h"})
+    -> (tensor<64x64xf32> {ag.name = "y"}, tensor<f32> {ag.name = "m"}) {
+  %y = ag.matmul %x, %w {transpose_b} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e = ag.exp %h : tensor<256x8xf32>
+  // expected-remark @+1 {{'ag.sum' is a reduction: it ends a region of its own}}
+  %r = ag.sum %e axis = 1 : tensor<256x8xf32> -> tensor<256xf32>
+  %m = ag.mean %r : tensor<256xf32> -> tensor<f32>
+  ag.return %y, %m : tensor<64x64xf32>, tensor<f32>
+}
