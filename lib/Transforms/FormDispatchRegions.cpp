@@ -99,6 +99,27 @@ outsideProducers(const llvm::SetVector<Operation *> &group, Block &body) {
 /// whose producers have its input's shape.
 static bool isReduction(Operation *op) { return isa<SumOp, MeanOp, MaxOp>(op); }
 
+/// A region's inputs: the values its ops (in `ops` order) use from outside
+/// it (`isMember` false for their producer), in order of first use; splat
+/// constants go to `splats` instead, to be cloned into the body.
+static void collectInputs(ArrayRef<Operation *> ops,
+                          function_ref<bool(Operation *)> isMember,
+                          llvm::SetVector<Value> &inputs,
+                          SmallVectorImpl<Operation *> &splats) {
+  for (Operation *op : ops)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && isMember(def))
+        continue;
+      if (def && isSplatConstant(def)) {
+        if (!llvm::is_contained(splats, def))
+          splats.push_back(def);
+        continue;
+      }
+      inputs.insert(operand);
+    }
+}
+
 /// Replaces `group` (root first) by one ag.dispatch_region at the root.
 static void buildRegion(ArrayRef<Operation *> group) {
   Operation *root = group.front();
@@ -113,22 +134,10 @@ static void buildRegion(ArrayRef<Operation *> group) {
   bool hasMatmul = isa<MatmulOp>(ordered.front());
   DenseSet<Operation *> members(group.begin(), group.end());
 
-  // Inputs: values from outside the group, in order of first use; splat
-  // constants are cloned into the body instead.
   llvm::SetVector<Value> inputs;
   SmallVector<Operation *> splats;
-  for (Operation *op : ordered)
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (def && members.contains(def))
-        continue;
-      if (def && isSplatConstant(def)) {
-        if (!llvm::is_contained(splats, def))
-          splats.push_back(def);
-        continue;
-      }
-      inputs.insert(operand);
-    }
+  collectInputs(ordered, [&](Operation *op) { return members.contains(op); },
+                inputs, splats);
 
   OpBuilder b(root);
   DispatchKind kind = hasMatmul              ? DispatchKind::matmul
@@ -222,21 +231,11 @@ static void formWorkgroupRegion(Block &body, bool explain) {
   if (llvm::count_if(members, WorkgroupRegionOp::isStage) < 2)
     return;
 
-  // Inputs in order of first use; splat constants are cloned in.
   llvm::SetVector<Value> inputs;
   SmallVector<Operation *> splats;
-  for (Operation *op : members)
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (def && members.contains(def))
-        continue;
-      if (def && isSplatConstant(def)) {
-        if (!llvm::is_contained(splats, def))
-          splats.push_back(def);
-        continue;
-      }
-      inputs.insert(operand);
-    }
+  collectInputs(members.getArrayRef(),
+                [&](Operation *op) { return members.contains(op); }, inputs,
+                splats);
   // Results: member values used outside.
   SmallVector<Value> results;
   for (Operation *op : members)

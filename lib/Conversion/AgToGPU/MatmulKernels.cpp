@@ -252,17 +252,11 @@ private:
           av[r].push_back(lane(b, loc, v, kk));
       }
     } else if (p.aVec && p.ta) {
-      // A stored [K, M]: A[k, m..m+3] is one vector.
       for (int64_t r = 0; r < p.tileM; ++r)
         av[r].resize(count);
       for (int64_t kk = 0; kk < count; ++kk)
-        for (auto [r4, vec] : llvm::enumerate(rowVecs)) {
-          Value at = arith::AddIOp::create(
-              b, loc, affine(b, loc, ks[kk], p.m / kVec, 0), vec);
-          Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
-          for (int64_t l = 0; l < kVec; ++l)
-            av[r4 * kVec + l][kk] = lane(b, loc, v, l);
-        }
+        for (auto [r, value] : llvm::enumerate(columnOfA(ks[kk])))
+          av[r][kk] = value;
     } else {
       for (int64_t r = 0; r < p.tileM; ++r)
         for (int64_t kk = 0; kk < count; ++kk)
@@ -388,23 +382,29 @@ private:
     });
   }
 
-  /// Adds A(k, m) for the tile's rows m to `acc`.
-  void addColumn(Value k, SmallVector<Value> &acc) {
+  /// A(k, m) for the tile's rows m, A stored [K, M]: A[k, m..m+3] is one
+  /// vector when A is bound as vec4, else scalar loads.
+  SmallVector<Value> columnOfA(Value k) {
     SmallVector<Value> column(p.tileM);
-    if (p.aVec) {
-      for (auto [r4, vec] : llvm::enumerate(rowVecs)) {
-        Value at = arith::AddIOp::create(
-            b, loc, affine(b, loc, k, p.m / kVec, 0), vec);
-        Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
-        for (int64_t l = 0; l < kVec; ++l)
-          column[r4 * kVec + l] = lane(b, loc, v, l);
-      }
-    } else {
+    if (!p.aVec) {
       for (int64_t r = 0; r < p.tileM; ++r)
         column[r] = scalarA(r, k);
+      return column;
     }
-    for (int64_t r = 0; r < p.tileM; ++r)
-      acc[r] = arith::AddFOp::create(b, loc, acc[r], column[r]);
+    for (auto [r4, vec] : llvm::enumerate(rowVecs)) {
+      Value at = arith::AddIOp::create(
+          b, loc, affine(b, loc, k, p.m / kVec, 0), vec);
+      Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
+      for (int64_t l = 0; l < kVec; ++l)
+        column[r4 * kVec + l] = lane(b, loc, v, l);
+    }
+    return column;
+  }
+
+  /// Adds A(k, m) for the tile's rows m to `acc`.
+  void addColumn(Value k, SmallVector<Value> &acc) {
+    for (auto [r, value] : llvm::enumerate(columnOfA(k)))
+      acc[r] = arith::AddFOp::create(b, loc, acc[r], value);
   }
 
   const MatmulPlan &p;

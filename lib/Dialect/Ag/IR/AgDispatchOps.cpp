@@ -54,6 +54,25 @@ MatmulOp DispatchRegionOp::getMatmul() {
   return {};
 }
 
+/// The checks every region op's body shares: one block argument per input,
+/// of its type, and an ag.yield at the end, which it returns.
+static FailureOr<YieldOp> verifyRegionBody(Operation *op, Block &block,
+                                           ValueRange inputs) {
+  if (block.getNumArguments() != inputs.size())
+    return op->emitOpError() << "body has " << block.getNumArguments()
+                             << " arguments for " << inputs.size()
+                             << " inputs";
+  for (auto [i, arg, input] : llvm::enumerate(block.getArguments(), inputs))
+    if (arg.getType() != input.getType())
+      return op->emitOpError() << "body argument " << i << " is "
+                               << arg.getType() << ", but input " << i
+                               << " is " << input.getType();
+  auto yield = dyn_cast_or_null<YieldOp>(block.empty() ? nullptr : &block.back());
+  if (!yield)
+    return op->emitOpError() << "body must end with ag.yield";
+  return yield;
+}
+
 /// "an" before "elementwise", else "a".
 static StringRef article(DispatchKind kind) {
   return kind == DispatchKind::elementwise ? "an" : "a";
@@ -63,20 +82,10 @@ LogicalResult DispatchRegionOp::verify() {
   if (failed(verifyStatic(*this)))
     return failure();
   Block &block = getBlock();
-  if (block.getNumArguments() != getInputs().size())
-    return emitOpError() << "body has " << block.getNumArguments()
-                         << " arguments for " << getInputs().size()
-                         << " inputs";
-  for (auto [i, arg, input] :
-       llvm::enumerate(block.getArguments(), getInputs()))
-    if (arg.getType() != input.getType())
-      return emitOpError() << "body argument " << i << " is "
-                           << arg.getType() << ", but input " << i << " is "
-                           << input.getType();
-  auto yield = dyn_cast_or_null<YieldOp>(
-      block.empty() ? nullptr : &block.back());
-  if (!yield)
-    return emitOpError() << "body must end with ag.yield";
+  FailureOr<YieldOp> yielded = verifyRegionBody(*this, block, getInputs());
+  if (failed(yielded))
+    return failure();
+  YieldOp yield = *yielded;
   if (getNumResults() == 0)
     return emitOpError() << "has no results, expected 1";
   if (yield.getValues().size() != getNumResults())
@@ -229,20 +238,10 @@ bool WorkgroupRegionOp::isMember(Operation *op) {
 
 LogicalResult WorkgroupRegionOp::verify() {
   Block &block = getBlock();
-  if (block.getNumArguments() != getInputs().size())
-    return emitOpError() << "body has " << block.getNumArguments()
-                         << " arguments for " << getInputs().size()
-                         << " inputs";
-  for (auto [i, arg, input] :
-       llvm::enumerate(block.getArguments(), getInputs()))
-    if (arg.getType() != input.getType())
-      return emitOpError() << "body argument " << i << " is "
-                           << arg.getType() << ", but input " << i << " is "
-                           << input.getType();
-  auto yield = dyn_cast_or_null<YieldOp>(
-      block.empty() ? nullptr : &block.back());
-  if (!yield)
-    return emitOpError() << "body must end with ag.yield";
+  FailureOr<YieldOp> yielded = verifyRegionBody(*this, block, getInputs());
+  if (failed(yielded))
+    return failure();
+  YieldOp yield = *yielded;
   if (getNumResults() == 0)
     return emitOpError() << "has no results, expected at least one";
   if (!llvm::equal(yield.getValues().getTypes(), getResultTypes())) {
