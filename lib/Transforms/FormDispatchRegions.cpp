@@ -136,8 +136,9 @@ static void buildRegion(ArrayRef<Operation *> group) {
 
   llvm::SetVector<Value> inputs;
   SmallVector<Operation *> splats;
-  collectInputs(ordered, [&](Operation *op) { return members.contains(op); },
-                inputs, splats);
+  collectInputs(
+      ordered, [&](Operation *op) { return members.contains(op); }, inputs,
+      splats);
 
   OpBuilder b(root);
   DispatchKind kind = hasMatmul              ? DispatchKind::matmul
@@ -233,9 +234,9 @@ static void formWorkgroupRegion(Block &body, bool explain) {
 
   llvm::SetVector<Value> inputs;
   SmallVector<Operation *> splats;
-  collectInputs(members.getArrayRef(),
-                [&](Operation *op) { return members.contains(op); }, inputs,
-                splats);
+  collectInputs(
+      members.getArrayRef(),
+      [&](Operation *op) { return members.contains(op); }, inputs, splats);
   // Results: member values used outside.
   SmallVector<Value> results;
   for (Operation *op : members)
@@ -296,7 +297,8 @@ static void mergeReductionEpilogues(Block &body) {
       continue;
     auto reduction = region.getInputs()[0].getDefiningOp<DispatchRegionOp>();
     if (!reduction || reduction.getKind() != DispatchKind::reduction ||
-        !reduction->hasOneUse() || reduction->getResult(0).getType() != region->getResult(0).getType())
+        !reduction->hasOneUse() ||
+        reduction->getResult(0).getType() != region->getResult(0).getType())
       continue;
     OpBuilder b(region);
     auto merged = DispatchRegionOp::create(
@@ -327,8 +329,7 @@ static void mergeReductionEpilogues(Block &body) {
 static void fuseColumnSums(Block &body) {
   for (auto sum : llvm::make_early_inc_range(body.getOps<SumOp>())) {
     auto type = cast<RankedTensorType>(sum.getInput().getType());
-    if (type.getRank() != 2 || sum.getNormalizedAxis() != 0 ||
-        sum.getKeepdim())
+    if (type.getRank() != 2 || sum.getNormalizedAxis() != 0 || sum.getKeepdim())
       continue;
     Operation *partner = nullptr;
     for (Operation *user : sum.getInput().getUsers()) {
@@ -337,7 +338,8 @@ static void fuseColumnSums(Block &body) {
         partner = user;
       auto region = dyn_cast<DispatchRegionOp>(user);
       if (region && region.getKind() == DispatchKind::matmul &&
-          region->getNumResults() == 1 && !region->hasAttr(kUpdatePrologueAttr)) {
+          region->getNumResults() == 1 &&
+          !region->hasAttr(kUpdatePrologueAttr)) {
         MatmulOp matmul = region.getMatmul();
         auto lhs = cast<BlockArgument>(matmul.getLhs());
         if (matmul.getTransposeA() &&
@@ -351,8 +353,8 @@ static void fuseColumnSums(Block &body) {
       continue;
     // The region goes where the later of the two was: the earlier one's
     // users must all come after it.
-    Operation *later = partner->isBeforeInBlock(sum) ? sum.getOperation()
-                                                     : partner;
+    Operation *later =
+        partner->isBeforeInBlock(sum) ? sum.getOperation() : partner;
     Operation *earlier = later == partner ? sum.getOperation() : partner;
     if (llvm::any_of(earlier->getUsers(), [&](Operation *user) {
           return user->getBlock() != &body || !later->isBeforeInBlock(user);
@@ -448,7 +450,8 @@ static void formRegions(Block &body, bool explain) {
     auto region = update.getGrads().getDefiningOp<DispatchRegionOp>();
     if (!region || region.getKind() != DispatchKind::elementwise ||
         !region->hasOneUse() ||
-        cast<RankedTensorType>(region->getResult(0).getType()).getNumElements() < 4)
+        cast<RankedTensorType>(region->getResult(0).getType())
+                .getNumElements() < 4)
       continue;
     region->setAttr(kUpdatePrologueAttr, UnitAttr::get(region.getContext()));
   }
@@ -456,8 +459,7 @@ static void formRegions(Block &body, bool explain) {
 
 void FormDispatchRegionsPass::runOnOperation() {
   for (Operation &op : getOperation().getOps())
-    if (isa<ForwardOp, TrainStepOp>(op))
-    {
+    if (isa<ForwardOp, TrainStepOp>(op)) {
       Block &body = cast<FunctionOpInterface>(op).getFunctionBody().front();
       if (workgroup)
         formWorkgroupRegion(body, explain);

@@ -129,7 +129,8 @@ static void scratchLiveness(const ModuleDesc &desc, const EntryDesc &e,
               v.overwritten = true;
           }
         if (pass == 1)
-          values.push_back({r.buffer, r.offset, r.offset + r.size, d, d, false});
+          values.push_back(
+              {r.buffer, r.offset, r.offset + r.size, d, d, false});
       }
     ++d;
   }

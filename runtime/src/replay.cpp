@@ -259,8 +259,7 @@ Result<RunResult> Module::runFull(std::string_view entryName,
   if (!regions.empty() && !options.eager) {
     if (!sameRegions()) {
       m.uploadEntry = -1;
-      CAPTURE_RT_RETURN_IF_ERROR(
-          recordUpload(m, state, m.uploadCmd, regions));
+      CAPTURE_RT_RETURN_IF_ERROR(recordUpload(m, state, m.uploadCmd, regions));
       m.uploadEntry = static_cast<int64_t>(index.value());
       m.uploadRecorded = regions;
       ++m.counters.uploadRecordings;

@@ -69,9 +69,10 @@ TEST(Census, CountsTheTestModule) {
 
 /// A dispatch of kernel 0 reading `reads` and writing `writes` (ranges of
 /// buffer `buffer`).
-static CommandDesc scratchDispatch(
-    uint32_t buffer, std::vector<std::pair<uint64_t, uint64_t>> reads,
-    std::vector<std::pair<uint64_t, uint64_t>> writes) {
+static CommandDesc
+scratchDispatch(uint32_t buffer,
+                std::vector<std::pair<uint64_t, uint64_t>> reads,
+                std::vector<std::pair<uint64_t, uint64_t>> writes) {
   CommandDesc cmd;
   cmd.kind = CommandDesc::Kind::Dispatch;
   cmd.dispatch.groups = {1, 1, 1};

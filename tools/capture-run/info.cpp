@@ -186,10 +186,14 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
     json.key("kind");
     json.value(entryKindName(e.kind));
     const std::pair<const char *, uint64_t> counts[] = {
-        {"dispatches", e.dispatches},   {"barriers", e.barriers},
-        {"kernels", e.kernels},         {"workgroups", e.workgroups},
-        {"inputs", e.inputs},           {"outputs", e.outputs},
-        {"probes", e.probes},           {"input_bytes", e.inputBytes},
+        {"dispatches", e.dispatches},
+        {"barriers", e.barriers},
+        {"kernels", e.kernels},
+        {"workgroups", e.workgroups},
+        {"inputs", e.inputs},
+        {"outputs", e.outputs},
+        {"probes", e.probes},
+        {"input_bytes", e.inputBytes},
         {"output_bytes", e.outputBytes},
         {"scratch_bytes", e.scratchBytes},
         {"scratch_live_bytes", e.scratchLiveBytes}};

@@ -293,8 +293,8 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
       // A workgroup region's unyielded reductions: live during it only.
       if (auto head = dyn_cast<WorkgroupRegionOp>(op))
         for (Value value : kernels::workgroupScratchValues(head))
-          headScratch[&op].push_back(scratch.allocate(
-              byteSize(value.getType()), step[&op], step[&op]));
+          headScratch[&op].push_back(scratch.allocate(byteSize(value.getType()),
+                                                      step[&op], step[&op]));
     } else {
       if (isa<UploadOp, DownloadOp, EagerOp>(op))
         return op.emitOpError()
@@ -439,8 +439,8 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
         args.push_back(viewOf(where.lookup(rootOf(input)), input.getType()));
       for (Value result : head.getResults())
         args.push_back(viewOf(where.lookup(result), result.getType()));
-      for (auto [value, offset] :
-           llvm::zip(kernels::workgroupScratchValues(head), headScratch.lookup(&op)))
+      for (auto [value, offset] : llvm::zip(
+               kernels::workgroupScratchValues(head), headScratch.lookup(&op)))
         args.push_back(viewOf({Home::Scratch, offset}, value.getType()));
       launch(kernel, kernels.getSubgroupSize(), args, op.getLoc());
       continue;

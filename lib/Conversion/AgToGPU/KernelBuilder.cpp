@@ -30,8 +30,8 @@ using namespace capture::kernels;
 
 KernelBuilder::KernelBuilder(ModuleOp module, unsigned workgroupSize,
                              unsigned subgroupSize)
-    : module(module), workgroupSize(workgroupSize),
-      subgroupSize(subgroupSize) {}
+    : module(module), workgroupSize(workgroupSize), subgroupSize(subgroupSize) {
+}
 
 int64_t KernelBuilder::groupsFor(int64_t items) const {
   // Vulkan guarantees 65535 groups per dimension; the grid-stride loop
@@ -45,8 +45,8 @@ bool KernelBuilder::isCompute(Operation *op) {
   return isElementwise(op) ||
          isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
              SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
-             OneHotOp, ScatterAddRowsOp, DispatchRegionOp,
-             WorkgroupRegionOp>(op);
+             OneHotOp, ScatterAddRowsOp, DispatchRegionOp, WorkgroupRegionOp>(
+             op);
 }
 
 int64_t KernelBuilder::workItems(Operation *op) {

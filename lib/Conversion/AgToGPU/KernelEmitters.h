@@ -166,8 +166,7 @@ llvm::SmallVector<mlir::Type> elementwiseRegionArgTypes(ag::DispatchRegionOp op)
 
 /// The region's stage results it does not yield, in body order: each gets
 /// a scratch binding after the results.
-llvm::SmallVector<mlir::Value>
-workgroupScratchValues(ag::WorkgroupRegionOp op);
+llvm::SmallVector<mlir::Value> workgroupScratchValues(ag::WorkgroupRegionOp op);
 /// Kernel argument types: the inputs, the results, then the scratch values,
 /// each as its tensor's f32 memref.
 llvm::SmallVector<mlir::Type> workgroupRegionArgTypes(ag::WorkgroupRegionOp op);
@@ -214,9 +213,9 @@ using EpilogueFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &,
                                                   mlir::Location, mlir::Value)>;
 /// emitReduction with the input's elements from `element`; stores into
 /// `out` (through `epilogue` when given).
-void emitReductionOf(mlir::Operation *op, ElementFn element,
-                     mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
-                     mlir::Value out, EpilogueFn epilogue = nullptr);
+void emitReductionOf(mlir::Operation *op, ElementFn element, mlir::OpBuilder &b,
+                     mlir::Location loc, mlir::Value i, mlir::Value out,
+                     EpilogueFn epilogue = nullptr);
 /// How a full reduction (sum, mean or max of every element) of a large
 /// tensor runs in two passes: `parts` invocations each reduce `chunk`
 /// consecutive elements into a partial, then one invocation reduces the

@@ -370,9 +370,8 @@ private:
           memref::StoreOp::create(b, loc, acc[r], sums, ValueRange{row});
           continue;
         }
-        Value inside =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                  indexConst(b, loc, p.m));
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             row, indexConst(b, loc, p.m));
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &sb, Location sloc) {
           memref::StoreOp::create(sb, sloc, acc[r], sums, ValueRange{row});
           scf::YieldOp::create(sb, sloc);
@@ -392,8 +391,8 @@ private:
       return column;
     }
     for (auto [r4, vec] : llvm::enumerate(rowVecs)) {
-      Value at = arith::AddIOp::create(
-          b, loc, affine(b, loc, k, p.m / kVec, 0), vec);
+      Value at =
+          arith::AddIOp::create(b, loc, affine(b, loc, k, p.m / kVec, 0), vec);
       Value v = memref::LoadOp::create(b, loc, a, ValueRange{at});
       for (int64_t l = 0; l < kVec; ++l)
         column[r4 * kVec + l] = lane(b, loc, v, l);

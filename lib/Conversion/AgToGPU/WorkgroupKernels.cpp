@@ -26,7 +26,8 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
-SmallVector<Value> capture::kernels::workgroupScratchValues(WorkgroupRegionOp op) {
+SmallVector<Value>
+capture::kernels::workgroupScratchValues(WorkgroupRegionOp op) {
   SmallVector<Value> values;
   ValueRange yielded = op.getYielded();
   for (Operation &inner : op.getBlock().without_terminator())
@@ -36,7 +37,8 @@ SmallVector<Value> capture::kernels::workgroupScratchValues(WorkgroupRegionOp op
   return values;
 }
 
-SmallVector<Type> capture::kernels::workgroupRegionArgTypes(WorkgroupRegionOp op) {
+SmallVector<Type>
+capture::kernels::workgroupRegionArgTypes(WorkgroupRegionOp op) {
   auto memrefOf = [](Type type) {
     auto tensor = cast<RankedTensorType>(type);
     return MemRefType::get(tensor.getShape(), tensor.getElementType());
@@ -120,9 +122,9 @@ private:
     }
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())
-      operands.push_back(element(
-          b, loc, operand,
-          broadcast(b, loc, at, tensorType(operand).getShape())));
+      operands.push_back(
+          element(b, loc, operand,
+                  broadcast(b, loc, at, tensorType(operand).getShape())));
     return emitScalar(def, b, loc, operands);
   }
 
@@ -138,9 +140,9 @@ private:
 
 /// Runs `body` for the elements [t, t + W, ...) of a tensor of `count`
 /// elements: invocation `t` of a workgroup of `lanes`.
-static void forEachOwned(OpBuilder &b, Location loc, Value t, int64_t lanes,
-                         int64_t count,
-                         function_ref<void(OpBuilder &, Location, Value)> body) {
+static void
+forEachOwned(OpBuilder &b, Location loc, Value t, int64_t lanes, int64_t count,
+             function_ref<void(OpBuilder &, Location, Value)> body) {
   scf::ForOp::create(b, loc, t, indexConst(b, loc, count),
                      indexConst(b, loc, lanes), ValueRange(),
                      [&](OpBuilder &nb, Location nloc, Value e, ValueRange) {
@@ -149,9 +151,8 @@ static void forEachOwned(OpBuilder &b, Location loc, Value t, int64_t lanes,
                      });
 }
 
-void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op,
-                                           int64_t lanes, OpBuilder &b,
-                                           Location loc, Value t,
+void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
+                                           OpBuilder &b, Location loc, Value t,
                                            ValueRange args) {
   Block &body = op.getBlock();
   size_t inputs = op.getInputs().size();
@@ -176,38 +177,38 @@ void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op,
     Value result = inner.getResult(0);
     Value out = homeOf(result);
     int64_t count = tensorType(result).getNumElements();
-    forEachOwned(b, loc, t, lanes, count,
-                 [&](OpBuilder &nb, Location nloc, Value o) {
-      // A fresh evaluator per stage: what earlier stages computed inside
-      // their loops is out of scope here.
-      ElementEvaluator eval(stored);
-      if (auto mse = dyn_cast<MseOp>(inner)) {
-        // As the mse kernel: one serial sum of squared differences.
-        RankedTensorType type = tensorType(mse.getLhs());
-        int64_t n = type.getNumElements();
-        Value total = foldRange(
-            nb, nloc, n, f32Const(nb, nloc, 0.0),
-            [&](OpBuilder &fb, Location floc, Value j, Value acc) -> Value {
-              SmallVector<Value> idx =
-                  delinearize(fb, floc, j, type.getShape());
-              Value d = arith::SubFOp::create(
-                  fb, floc, eval.element(fb, floc, mse.getLhs(), idx),
-                  eval.element(fb, floc, mse.getRhs(), idx));
-              return arith::AddFOp::create(
-                  fb, floc, acc, arith::MulFOp::create(fb, floc, d, d));
-            });
-        Value mean = arith::DivFOp::create(
-            nb, nloc, total, f32Const(nb, nloc, static_cast<double>(n)));
-        memref::StoreOp::create(nb, nloc, mean, out, ValueRange());
-        return;
-      }
-      emitReductionOf(
-          &inner,
-          [&](OpBuilder &eb, Location eloc, ValueRange at) {
-            return eval.element(eb, eloc, inner.getOperand(0), at);
-          },
-          nb, nloc, o, out);
-    });
+    forEachOwned(
+        b, loc, t, lanes, count, [&](OpBuilder &nb, Location nloc, Value o) {
+          // A fresh evaluator per stage: what earlier stages computed inside
+          // their loops is out of scope here.
+          ElementEvaluator eval(stored);
+          if (auto mse = dyn_cast<MseOp>(inner)) {
+            // As the mse kernel: one serial sum of squared differences.
+            RankedTensorType type = tensorType(mse.getLhs());
+            int64_t n = type.getNumElements();
+            Value total = foldRange(
+                nb, nloc, n, f32Const(nb, nloc, 0.0),
+                [&](OpBuilder &fb, Location floc, Value j, Value acc) -> Value {
+                  SmallVector<Value> idx =
+                      delinearize(fb, floc, j, type.getShape());
+                  Value d = arith::SubFOp::create(
+                      fb, floc, eval.element(fb, floc, mse.getLhs(), idx),
+                      eval.element(fb, floc, mse.getRhs(), idx));
+                  return arith::AddFOp::create(
+                      fb, floc, acc, arith::MulFOp::create(fb, floc, d, d));
+                });
+            Value mean = arith::DivFOp::create(
+                nb, nloc, total, f32Const(nb, nloc, static_cast<double>(n)));
+            memref::StoreOp::create(nb, nloc, mean, out, ValueRange());
+            return;
+          }
+          emitReductionOf(
+              &inner,
+              [&](OpBuilder &eb, Location eloc, ValueRange at) {
+                return eval.element(eb, eloc, inner.getOperand(0), at);
+              },
+              nb, nloc, o, out);
+        });
     stored[result] = out;
     // The stage's stores are visible to every invocation after this.
     gpu::BarrierOp::create(b, loc);

@@ -60,14 +60,14 @@ static FailureOr<YieldOp> verifyRegionBody(Operation *op, Block &block,
                                            ValueRange inputs) {
   if (block.getNumArguments() != inputs.size())
     return op->emitOpError() << "body has " << block.getNumArguments()
-                             << " arguments for " << inputs.size()
-                             << " inputs";
+                             << " arguments for " << inputs.size() << " inputs";
   for (auto [i, arg, input] : llvm::enumerate(block.getArguments(), inputs))
     if (arg.getType() != input.getType())
-      return op->emitOpError() << "body argument " << i << " is "
-                               << arg.getType() << ", but input " << i
-                               << " is " << input.getType();
-  auto yield = dyn_cast_or_null<YieldOp>(block.empty() ? nullptr : &block.back());
+      return op->emitOpError()
+             << "body argument " << i << " is " << arg.getType()
+             << ", but input " << i << " is " << input.getType();
+  auto yield =
+      dyn_cast_or_null<YieldOp>(block.empty() ? nullptr : &block.back());
   if (!yield)
     return op->emitOpError() << "body must end with ag.yield";
   return yield;
@@ -139,10 +139,12 @@ LogicalResult DispatchRegionOp::verify() {
         continue;
       }
       bool ok = isElementwiseOp(op) &&
-                llvm::all_of(op->getOperands(), [&](Value v) {
-                  return epilogue.contains(v) ||
-                         (v.getDefiningOp() && isSplatConstant(v.getDefiningOp()));
-                }) &&
+                llvm::all_of(op->getOperands(),
+                             [&](Value v) {
+                               return epilogue.contains(v) ||
+                                      (v.getDefiningOp() &&
+                                       isSplatConstant(v.getDefiningOp()));
+                             }) &&
                 op->getResult(0).getType() == reduction->getResult(0).getType();
       if (!ok)
         return op->emitOpError()
