@@ -373,7 +373,8 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateWorkgroup(WorkgroupRegionOp op) {
 }
 
 int64_t KernelBuilder::adamWWorkItems(int64_t size) {
-  return (size + kAdamWLanes - 1) / kAdamWLanes;
+  int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
+  return (vectors + kAdamWVectors - 1) / kAdamWVectors;
 }
 
 gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
@@ -385,7 +386,7 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
     return it->second;
   MLIRContext *ctx = module.getContext();
   auto f32 = Float32Type::get(ctx);
-  int64_t vectors = adamWWorkItems(size);
+  int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
   auto flat = MemRefType::get({size}, f32);
   auto flat4 = MemRefType::get({vectors}, VectorType::get({kAdamWLanes}, f32));
   auto scalar = MemRefType::get({}, f32);
@@ -406,13 +407,13 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
   argTypes.append({scalar, hyper, flat4, flat4, flat4, flat, flat, flat});
   gpu::GPUFuncOp func = createKernel(
       prologue ? "adamw_" + kernelStem(prologue) : std::string("adamw"),
-      argTypes, vectors,
+      argTypes, adamWWorkItems(size),
       [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-        auto gradLanes = [&](OpBuilder &gb, Location gloc) {
+        auto gradLanes = [&](OpBuilder &gb, Location gloc, Value vi) {
           if (prologue)
-            return elementwiseRegionLanes(prologue, gb, gloc, i,
+            return elementwiseRegionLanes(prologue, gb, gloc, vi,
                                           args.take_front(grads));
-          Value v = memref::LoadOp::create(gb, gloc, args[0], ValueRange{i});
+          Value v = memref::LoadOp::create(gb, gloc, args[0], ValueRange{vi});
           SmallVector<Value> lanes;
           for (int64_t l = 0; l < kAdamWLanes; ++l)
             lanes.push_back(

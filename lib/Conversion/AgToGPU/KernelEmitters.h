@@ -259,15 +259,20 @@ void emitMse(ag::MseOp op, mlir::OpBuilder &b, mlir::Location loc,
 // Optimizer (OptimizerKernels.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Elements handled by one work item of the AdamW kernel.
+/// Elements of one vector of the AdamW kernel (a vec4 read of each array).
 constexpr int64_t kAdamWLanes = 4;
+/// Vectors per work item of the AdamW kernel: the hyperparameters and the
+/// norm check are loaded once per work item, so fewer, fuller work items
+/// cost less per element.
+constexpr int64_t kAdamWVectors = 4;
 
-/// The 4 gradient lanes of an AdamW work item: loaded, or computed by a
-/// prologue region (the clip scale).
+/// The 4 gradient lanes of AdamW vector `vi` (elements 4 vi .. 4 vi + 3):
+/// loaded, or computed by a prologue region (the clip scale).
 using GradLanesFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
-    mlir::OpBuilder &, mlir::Location)>;
+    mlir::OpBuilder &, mlir::Location, mlir::Value vi)>;
 
-/// Work item `i` (elements 4i .. 4i+3) of torch.optim.AdamW's update of a
+/// Work item `i` (vectors kAdamWVectors i .. kAdamWVectors i + 3, the last
+/// work item's past the pack skipped) of torch.optim.AdamW's update of a
 /// pack of `size` elements, with the gradients from `gradLanes`. args:
 /// grad_norm, hyperparameters, the parameters and both moments as vec4
 /// reads, then the same three as f32 writes; writes nothing when grad_norm

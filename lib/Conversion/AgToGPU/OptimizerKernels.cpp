@@ -4,9 +4,10 @@
 // array, four elements per work item. The parameters and moments are read
 // through read-only views (texel buffers on lavapipe) of the same ranges
 // the kernel writes: each work item reads its own four elements before it
-// writes them, and no other work item touches them. The gradient-norm check happens here, on the device, so that the
-// whole step stays one submission: when the norm is NaN or infinite the
-// kernel writes nothing and the weights and moments keep their exact bits.
+// writes them, and no other work item touches them. The gradient-norm check
+// happens here, on the device, so that the whole step stays one submission:
+// when the norm is NaN or infinite the kernel writes nothing and the weights
+// and moments keep their exact bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,40 +67,69 @@ void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
     return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l});
   };
 
-  // Four elements per work item: one vec4 read of each array.
-  SmallVector<Value> g4 = gradLanes(b, loc);
-  Value p4 = memref::LoadOp::create(b, loc, paramsIn, ValueRange{i});
-  Value m4 = memref::LoadOp::create(b, loc, m1In, ValueRange{i});
-  Value v4 = memref::LoadOp::create(b, loc, m2In, ValueRange{i});
-  Value first = arith::MulIOp::create(b, loc, i, indexConst(b, loc, kAdamWLanes));
-  for (int64_t l = 0; l < kAdamWLanes; ++l) {
-    Value g = g4[l], p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
-    // Decoupled weight decay, then the moments of the (clipped) gradient.
-    p = mul(p, sub(one, mul(lr, wd)));
-    m = add(mul(beta1, m), mul(sub(one, beta1), g));
-    v = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
-    Value denom = add(div(math::SqrtOp::create(b, loc, v),
-                          math::SqrtOp::create(b, loc, bc2)),
-                      eps);
-    p = sub(p, mul(div(lr, bc1), div(m, denom)));
-    Value e = l == 0 ? first
-                     : arith::AddIOp::create(b, loc, first,
-                                             indexConst(b, loc, l));
-    auto store = [&](OpBuilder &sb, Location sloc) {
-      memref::StoreOp::create(sb, sloc, p, params, ValueRange{e});
-      memref::StoreOp::create(sb, sloc, m, m1, ValueRange{e});
-      memref::StoreOp::create(sb, sloc, v, m2, ValueRange{e});
+  // One vector: elements 4 vi .. 4 vi + 3.
+  auto emitAdamWVector = [&](Value vi) {
+    SmallVector<Value> g4 = gradLanes(b, loc, vi);
+    Value p4 = memref::LoadOp::create(b, loc, paramsIn, ValueRange{vi});
+    Value m4 = memref::LoadOp::create(b, loc, m1In, ValueRange{vi});
+    Value v4 = memref::LoadOp::create(b, loc, m2In, ValueRange{vi});
+    Value first =
+        arith::MulIOp::create(b, loc, vi, indexConst(b, loc, kAdamWLanes));
+    for (int64_t l = 0; l < kAdamWLanes; ++l) {
+      Value g = g4[l], p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
+      // Decoupled weight decay, then the moments of the (clipped) gradient.
+      p = mul(p, sub(one, mul(lr, wd)));
+      m = add(mul(beta1, m), mul(sub(one, beta1), g));
+      v = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
+      Value denom = add(div(math::SqrtOp::create(b, loc, v),
+                            math::SqrtOp::create(b, loc, bc2)),
+                        eps);
+      p = sub(p, mul(div(lr, bc1), div(m, denom)));
+      Value e =
+          l == 0 ? first
+                 : arith::AddIOp::create(b, loc, first, indexConst(b, loc, l));
+      auto store = [&](OpBuilder &sb, Location sloc) {
+        memref::StoreOp::create(sb, sloc, p, params, ValueRange{e});
+        memref::StoreOp::create(sb, sloc, m, m1, ValueRange{e});
+        memref::StoreOp::create(sb, sloc, v, m2, ValueRange{e});
+      };
+      // The last work item's lanes past the pack read its padding and store
+      // nothing.
+      if (l == 0 || size % kAdamWLanes == 0) {
+        store(b, loc);
+        continue;
+      }
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
+                                           indexConst(b, loc, size));
+      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
+        store(nb, nloc);
+        scf::YieldOp::create(nb, nloc);
+      });
+    }
+  };
+
+  // kAdamWVectors vectors of four elements per work item, after one load
+  // of the hyperparameters: one vec4 read of each array per vector.
+  int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
+  for (int64_t j = 0; j < kAdamWVectors; ++j) {
+    Value vi = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, i, indexConst(b, loc, kAdamWVectors)),
+        indexConst(b, loc, j));
+    auto body = [&](OpBuilder &vb, Location vloc) {
+      OpBuilder::InsertionGuard vectorGuard(b);
+      b.setInsertionPoint(vb.getInsertionBlock(), vb.getInsertionPoint());
+      emitAdamWVector(vi);
     };
-    // The last work item's lanes past the pack read its padding and store
-    // nothing.
-    if (l == 0 || size % kAdamWLanes == 0) {
-      store(b, loc);
+    // The last work item's vectors past the pack do nothing.
+    if (j == 0 || vectors % kAdamWVectors == 0) {
+      body(b, loc);
       continue;
     }
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
-                                         indexConst(b, loc, size));
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, vi,
+                                         indexConst(b, loc, vectors));
     scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
-      store(nb, nloc);
+      body(nb, nloc);
       scf::YieldOp::create(nb, nloc);
     });
   }
