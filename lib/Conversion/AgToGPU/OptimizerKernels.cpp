@@ -1,10 +1,10 @@
 //===- OptimizerKernels.cpp - The AdamW update kernel ---------------------===//
 //
 // torch.optim.AdamW (single-tensor form) per element of the flat parameter
-// array, four elements per work item. The parameters and moments are read
-// through read-only views (texel buffers on lavapipe) of the same ranges
-// the kernel writes: each work item reads its own four elements before it
-// writes them, and no other work item touches them. The gradient-norm check
+// array, sixteen elements (four vec4s) per work item. The parameters and
+// moments are read through read-only views (texel buffers on lavapipe) of
+// the same ranges the kernel writes: each work item reads its own elements
+// before it writes them, and no other work item touches them. The gradient-norm check
 // happens here, on the device, so that the whole step stays one submission:
 // when the norm is NaN or infinite the kernel writes nothing and the weights
 // and moments keep their exact bits.
