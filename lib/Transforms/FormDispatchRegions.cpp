@@ -120,6 +120,20 @@ static void collectInputs(ArrayRef<Operation *> ops,
     }
 }
 
+/// Fills a new region's `block` (one argument per input): the splat
+/// constants, then `ops` in order, on the block arguments; `map` receives
+/// every clone.
+static void cloneIntoBody(Block &block, ArrayRef<Value> inputs,
+                          ArrayRef<Operation *> splats,
+                          ArrayRef<Operation *> ops, IRMapping &map) {
+  map.map(inputs, block.getArguments());
+  OpBuilder b = OpBuilder::atBlockBegin(&block);
+  for (Operation *splat : splats)
+    b.clone(*splat, map);
+  for (Operation *op : ops)
+    b.clone(*op, map);
+}
+
 /// Replaces `group` (root first) by one ag.dispatch_region at the root.
 static void buildRegion(ArrayRef<Operation *> group) {
   Operation *root = group.front();
@@ -144,18 +158,12 @@ static void buildRegion(ArrayRef<Operation *> group) {
   DispatchKind kind = hasMatmul              ? DispatchKind::matmul
                       : isReduction(root) ? DispatchKind::reduction
                                           : DispatchKind::elementwise;
-  auto region = DispatchRegionOp::create(b, root->getLoc(), kind,
-                                         inputs.getArrayRef(),
-                                         root->getResult(0).getType());
-  Block &block = region.getBlock();
+  auto region =
+      DispatchRegionOp::create(b, root->getLoc(), kind, inputs.getArrayRef(),
+                               root->getResult(0).getType());
   IRMapping map;
-  for (auto [input, arg] : llvm::zip(inputs, block.getArguments()))
-    map.map(input, arg);
-  b.setInsertionPointToStart(&block);
-  for (Operation *splat : splats)
-    b.clone(*splat, map);
-  for (Operation *op : ordered)
-    b.clone(*op, map);
+  cloneIntoBody(region.getBlock(), inputs.getArrayRef(), splats, ordered, map);
+  b.setInsertionPointToEnd(&region.getBlock());
   YieldOp::create(b, root->getLoc(), map.lookup(root->getResult(0)));
 
   root->getResult(0).replaceAllUsesWith(region->getResult(0));
@@ -254,15 +262,10 @@ static void formWorkgroupRegion(Block &body, bool explain) {
     types.push_back(result.getType());
   auto region = WorkgroupRegionOp::create(b, members.front()->getLoc(),
                                           inputs.getArrayRef(), types);
-  Block &block = region.getBlock();
   IRMapping map;
-  for (auto [input, arg] : llvm::zip(inputs, block.getArguments()))
-    map.map(input, arg);
-  b.setInsertionPointToStart(&block);
-  for (Operation *splat : splats)
-    b.clone(*splat, map);
-  for (Operation *op : members)
-    b.clone(*op, map);
+  cloneIntoBody(region.getBlock(), inputs.getArrayRef(), splats,
+                members.getArrayRef(), map);
+  b.setInsertionPointToEnd(&region.getBlock());
   SmallVector<Value> yielded;
   for (Value result : results)
     yielded.push_back(map.lookup(result));

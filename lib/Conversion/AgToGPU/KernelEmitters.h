@@ -73,6 +73,13 @@ void forRange(
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)>
         body);
 
+/// Runs `body` at the insertion point when `always`, else inside an
+/// scf.if on `index < bound`: a tail's stores (the caller knows whether the
+/// work item can have one).
+void ifBelow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index,
+             int64_t bound, bool always,
+             llvm::function_ref<void(mlir::OpBuilder &, mlir::Location)> body);
+
 /// `indices` with `index` inserted at position `axis`.
 llvm::SmallVector<mlir::Value> insertAt(mlir::ValueRange indices, int64_t axis,
                                         mlir::Value index);

@@ -86,3 +86,18 @@ SmallVector<Value> capture::kernels::insertAt(ValueRange indices, int64_t axis,
   result.insert(result.begin() + axis, index);
   return result;
 }
+
+void capture::kernels::ifBelow(OpBuilder &b, Location loc, Value index,
+                               int64_t bound, bool always,
+                               function_ref<void(OpBuilder &, Location)> body) {
+  if (always) {
+    body(b, loc);
+    return;
+  }
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                                       indexConst(b, loc, bound));
+  scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
+    body(nb, nloc);
+    scf::YieldOp::create(nb, nloc);
+  });
+}

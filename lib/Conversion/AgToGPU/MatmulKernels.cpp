@@ -191,8 +191,21 @@ public:
   }
 
   void emit() {
-    Value zero = f32Const(b, loc, 0.0);
-    SmallVector<Value> acc(p.tileM * p.tileN, zero);
+    SmallVector<Value> acc(p.tileM * p.tileN, f32Const(b, loc, 0.0));
+    walkK(acc, [&](Value kb, int64_t count, SmallVector<Value> &next) {
+      block(kb, count, next);
+    });
+    store(acc);
+    if (sums)
+      storeSums();
+  }
+
+private:
+  /// Walks K in blocks of 4 (llvmpipe caps an invocation's loop
+  /// iterations), then its rest: `step(kb, count, acc)` accumulates the
+  /// `count` k from 4 kb into `acc`, carried through the loop.
+  void walkK(SmallVector<Value> &acc,
+             function_ref<void(Value, int64_t, SmallVector<Value> &)> step) {
     int64_t blocks = p.k / kVec, rest = p.k % kVec;
     if (blocks > 0) {
       auto loop = scf::ForOp::create(
@@ -203,19 +216,15 @@ public:
             b.setInsertionPoint(nb.getInsertionBlock(),
                                 nb.getInsertionPoint());
             SmallVector<Value> next(iter);
-            block(kb, /*count=*/kVec, next);
+            step(kb, kVec, next);
             scf::YieldOp::create(b, nloc, next);
           });
       acc.assign(loop.getResults().begin(), loop.getResults().end());
     }
     if (rest > 0)
-      block(indexConst(b, loc, blocks), rest, acc);
-    store(acc);
-    if (sums)
-      storeSums();
+      step(indexConst(b, loc, blocks), rest, acc);
   }
 
-private:
   Value clamped(Value index, int64_t bound) {
     return arith::MinUIOp::create(b, loc, index, indexConst(b, loc, bound - 1));
   }
@@ -344,38 +353,17 @@ private:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
       SmallVector<Value> acc(p.tileM, f32Const(b, loc, 0.0));
-      // K in blocks of 4 like the products (llvmpipe caps an invocation's
-      // loop iterations), then the rest.
-      int64_t blocks = p.k / kVec, rest = p.k % kVec;
-      if (blocks > 0) {
-        auto loop = scf::ForOp::create(
-            b, loc, indexConst(b, loc, 0), indexConst(b, loc, blocks),
-            indexConst(b, loc, 1), acc,
-            [&](OpBuilder &lb, Location lloc, Value kb, ValueRange iter) {
-              OpBuilder::InsertionGuard inner(b);
-              b.setInsertionPoint(lb.getInsertionBlock(),
-                                  lb.getInsertionPoint());
-              SmallVector<Value> next(iter);
-              for (int64_t kk = 0; kk < kVec; ++kk)
-                addColumn(affine(b, loc, kb, kVec, kk), next);
-              scf::YieldOp::create(b, lloc, next);
-            });
-        acc.assign(loop.getResults().begin(), loop.getResults().end());
-      }
-      for (int64_t kk = 0; kk < rest; ++kk)
-        addColumn(indexConst(b, loc, blocks * kVec + kk), acc);
+      walkK(acc, [&](Value kb, int64_t count, SmallVector<Value> &next) {
+        for (int64_t kk = 0; kk < count; ++kk)
+          addColumn(affine(b, loc, kb, kVec, kk), next);
+      });
       for (int64_t r = 0; r < p.tileM; ++r) {
         Value row = affine(b, loc, tileRow, p.tileM, r);
-        if (p.m % p.tileM == 0) {
-          memref::StoreOp::create(b, loc, acc[r], sums, ValueRange{row});
-          continue;
-        }
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             row, indexConst(b, loc, p.m));
-        scf::IfOp::create(b, loc, inside, [&](OpBuilder &sb, Location sloc) {
-          memref::StoreOp::create(sb, sloc, acc[r], sums, ValueRange{row});
-          scf::YieldOp::create(sb, sloc);
-        });
+        ifBelow(b, loc, row, p.m, p.m % p.tileM == 0,
+                [&](OpBuilder &sb, Location sloc) {
+                  memref::StoreOp::create(sb, sloc, acc[r], sums,
+                                          ValueRange{row});
+                });
       }
       scf::YieldOp::create(b, nloc);
     });

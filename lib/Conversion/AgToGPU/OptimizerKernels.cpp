@@ -95,16 +95,7 @@ void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
       };
       // The last work item's lanes past the pack read its padding and store
       // nothing.
-      if (l == 0 || size % kAdamWLanes == 0) {
-        store(b, loc);
-        continue;
-      }
-      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
-                                           indexConst(b, loc, size));
-      scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
-        store(nb, nloc);
-        scf::YieldOp::create(nb, nloc);
-      });
+      ifBelow(b, loc, e, size, l == 0 || size % kAdamWLanes == 0, store);
     }
   };
 
@@ -122,15 +113,6 @@ void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
       emitAdamWVector(vi);
     };
     // The last work item's vectors past the pack do nothing.
-    if (j == 0 || vectors % kAdamWVectors == 0) {
-      body(b, loc);
-      continue;
-    }
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, vi,
-                                         indexConst(b, loc, vectors));
-    scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
-      body(nb, nloc);
-      scf::YieldOp::create(nb, nloc);
-    });
+    ifBelow(b, loc, vi, vectors, j == 0 || vectors % kAdamWVectors == 0, body);
   }
 }

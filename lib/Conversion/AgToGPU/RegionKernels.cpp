@@ -258,16 +258,10 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
     Value e = l == 0 ? first
                      : arith::AddIOp::create(b, loc, first,
                                              indexConst(b, loc, l));
-    if (l == 0 || !hasTail(op)) {
-      memref::StoreOp::create(b, loc, value, args.back(), ValueRange{e});
-      continue;
-    }
-    Value inside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e,
-                              indexConst(b, loc, result.getNumElements()));
-    scf::IfOp::create(b, loc, inside, [&](OpBuilder &nb, Location nloc) {
-      memref::StoreOp::create(nb, nloc, value, args.back(), ValueRange{e});
-      scf::YieldOp::create(nb, nloc);
-    });
+    ifBelow(b, loc, e, result.getNumElements(), l == 0 || !hasTail(op),
+            [&](OpBuilder &sb, Location sloc) {
+              memref::StoreOp::create(sb, sloc, value, args.back(),
+                                      ValueRange{e});
+            });
   }
 }

@@ -22,11 +22,10 @@ bool capture::ag::isSplatConstant(Operation *op) {
   return dense && dense.isSplat();
 }
 
-void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
-                             DispatchKind kind, ValueRange inputs,
-                             TypeRange results) {
-  state.addAttribute(getKindAttrName(state.name),
-                     DispatchKindAttr::get(b.getContext(), kind));
+/// The operands, results and body of a region op: one block with one
+/// argument per input, for the caller to fill.
+static void buildRegionOp(OperationState &state, ValueRange inputs,
+                          TypeRange results) {
   state.addOperands(inputs);
   state.addTypes(results);
   Region *body = state.addRegion();
@@ -34,6 +33,14 @@ void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
   body->push_back(block);
   for (Value input : inputs)
     block->addArgument(input.getType(), input.getLoc());
+}
+
+void DispatchRegionOp::build(OpBuilder &b, OperationState &state,
+                             DispatchKind kind, ValueRange inputs,
+                             TypeRange results) {
+  state.addAttribute(getKindAttrName(state.name),
+                     DispatchKindAttr::get(b.getContext(), kind));
+  buildRegionOp(state, inputs, results);
 }
 
 Value DispatchRegionOp::getYielded() {
@@ -216,13 +223,7 @@ LogicalResult DispatchRegionOp::verify() {
 
 void WorkgroupRegionOp::build(OpBuilder &b, OperationState &state,
                               ValueRange inputs, TypeRange results) {
-  state.addOperands(inputs);
-  state.addTypes(results);
-  Region *body = state.addRegion();
-  Block *block = new Block();
-  body->push_back(block);
-  for (Value input : inputs)
-    block->addArgument(input.getType(), input.getLoc());
+  buildRegionOp(state, inputs, results);
 }
 
 ValueRange WorkgroupRegionOp::getYielded() {
