@@ -28,9 +28,9 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   pm.addPass(createPackIO(PackIOOptions{options.alignment}));
   if (options.fuse)
     pm.addPass(createFormDispatchRegions());
+  pm.addPass(createPlanBuffers(PlanBuffersOptions{options.alignment}));
   pm.addPass(createLowerToGPU(
-      LowerToGPUOptions{options.alignment, options.workgroupSize,
-                        options.target}));
+      LowerToGPUOptions{options.workgroupSize, options.target}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createInsertBarriers());

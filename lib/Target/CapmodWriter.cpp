@@ -292,14 +292,30 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
   if (auto list = func->getAttrOfType<ArrayAttr>(kProbesAttr)) {
     for (Attribute a : list) {
       auto dict = cast<DictionaryAttr>(a);
-      StringRef home = dict.getAs<StringAttr>("buffer").getValue();
-      uint32_t buffer =
-          home == "input"       ? input
-          : home == "output"    ? output
-          : home == "scratch"   ? scratch
-          : home == "weights"   ? globalBuffers.lookup(kWeightsGlobal)
-          : home == "optimizer" ? globalBuffers.lookup(kOptimizerGlobal)
-                                : globalBuffers.lookup(kConstantsGlobal);
+      auto kind = dict.getAs<BufferKindAttr>("buffer");
+      if (!kind)
+        return func.emitOpError() << "has a probe without an #ag.buffer: " << a;
+      uint32_t buffer = 0;
+      switch (kind.getValue()) {
+      case BufferKind::input:
+        buffer = input;
+        break;
+      case BufferKind::output:
+        buffer = output;
+        break;
+      case BufferKind::scratch:
+        buffer = scratch;
+        break;
+      case BufferKind::weights:
+        buffer = globalBuffers.lookup(kWeightsGlobal);
+        break;
+      case BufferKind::optimizer:
+        buffer = globalBuffers.lookup(kOptimizerGlobal);
+        break;
+      case BufferKind::constants:
+        buffer = globalBuffers.lookup(kConstantsGlobal);
+        break;
+      }
       entry.probes.push_back(
           slotOf(dict.getAs<SegmentAttr>("segment"), buffer));
     }
@@ -336,18 +352,18 @@ LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
     train.maxGradNormInput = name.str();
   train.gradNormOutput = info.getAs<StringAttr>("grad_norm_output").str();
   auto offset = [&](StringRef attr) -> uint64_t {
-    return pack->getAttrOfType<IntegerAttr>(attr).getInt();
+    return pack->getAttrOfType<PlaceAttr>(attr).getOffset();
   };
   uint64_t bytes = pack.getSize() * sizeof(float);
   uint32_t weights = globalBuffers.lookup(kWeightsGlobal);
   uint32_t optimizer = globalBuffers.lookup(kOptimizerGlobal);
-  train.params = {weights, offset(kWeightOffsetAttr), bytes};
-  train.moment1 = {optimizer, offset(kMoment1OffsetAttr), bytes};
-  train.moment2 = {optimizer, offset(kMoment2OffsetAttr), bytes};
+  train.params = {weights, offset(kPlaceAttr), bytes};
+  train.moment1 = {optimizer, offset(kMoment1PlaceAttr), bytes};
+  train.moment2 = {optimizer, offset(kMoment2PlaceAttr), bytes};
   // Every step writes each weight's gradient (before clipping) into its
   // slot; the padding stays zero. (Clipped gradients are not written back
   // there: a NaN scale would turn the padding into NaN for good.)
-  train.grads = rt::BufferRangeDesc{optimizer, offset(kGradsOffsetAttr), bytes};
+  train.grads = rt::BufferRangeDesc{optimizer, offset(kGradsPlaceAttr), bytes};
   entry.kind = rt::EntryKind::Train;
   entry.train = std::move(train);
   return success();
@@ -355,14 +371,15 @@ LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
 
 LogicalResult Writer::write(rt::ModuleDesc &out) {
   desc = &out;
-  auto alignment = module->getAttrOfType<IntegerAttr>(kAlignmentAttr);
-  if (!alignment)
+  auto plan = module->getAttrOfType<BufferPlanAttr>(kBufferPlanAttr);
+  if (!plan || !module->hasAttr(gpu::GPUDialect::getContainerModuleAttrName()))
     return module.emitError() << "module is not lowered: run the Capture "
-                                 "pipeline (ag-lower-to-gpu) before writing";
+                                 "pipeline (ag-plan-buffers, ag-lower-to-gpu) "
+                                 "before writing";
   desc->producer = "capture-aot";
   // Vulkan 1.1 suffices for SPIR-V 1.3 compute with storage buffers.
   desc->target.vulkanApiVersion = (1u << 22) | (1u << 12);
-  desc->target.bindingAlignment = alignment.getInt();
+  desc->target.bindingAlignment = plan.getAlignment();
 
   if (auto g = module.lookupSymbol<memref::GlobalOp>(kWeightsGlobal))
     globalBuffers[kWeightsGlobal] = desc->weightsBuffer =
@@ -381,16 +398,16 @@ LogicalResult Writer::write(rt::ModuleDesc &out) {
   }
 
   for (WeightOp weight : module.getOps<WeightOp>()) {
-    auto offset = weight->getAttrOfType<IntegerAttr>(kWeightOffsetAttr);
-    if (!offset)
-      return weight.emitOpError() << "has no buffer offset: run "
-                                     "ag-lower-to-gpu before writing";
+    auto place = weight->getAttrOfType<PlaceAttr>(kPlaceAttr);
+    if (!place)
+      return weight.emitOpError() << "has no buffer place: run "
+                                     "ag-plan-buffers before writing";
     RankedTensorType type = weight.getTensorType();
     rt::WeightDesc w;
     w.name = weight.getSymName().str();
     w.shape.assign(type.getShape().begin(), type.getShape().end());
     w.trainable = weight.getTrainable();
-    w.offset = offset.getInt();
+    w.offset = place.getOffset();
     w.size = type.getNumElements() * sizeof(float);
     if (std::optional<ElementsAttr> value = weight.getInitialValue())
       w.init = bytesOf(*value);

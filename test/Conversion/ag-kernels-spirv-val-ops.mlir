@@ -2,7 +2,7 @@
 // RUN: capture-aot %s -o %t/m.capmod --fuse=false --dump-spirv %t/spv
 // RUN: ls %t/spv | FileCheck %s --check-prefix=KERNELS
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 $f || exit 1; done
-// RUN: capture-opt %s -ag-pack-io -ag-lower-to-gpu -canonicalize -ag-kernels-to-spirv | FileCheck %s --check-prefix=SPIRV
+// RUN: capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize -ag-kernels-to-spirv | FileCheck %s --check-prefix=SPIRV
 
 // Every kernel of the shape, NaN-propagating, softmax, loss and i32-index
 // ops passes spirv-val for Vulkan 1.1; ag.reshape has none.

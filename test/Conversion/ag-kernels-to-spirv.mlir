@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -ag-pack-io -ag-lower-to-gpu -canonicalize -ag-kernels-to-spirv | FileCheck %s
+// RUN: capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize -ag-kernels-to-spirv | FileCheck %s
 
 // Each gpu.module gets a spirv.module beside it (the gpu.module stays for
 // gpu.launch_func); memrefs become StorageBuffer bindings in set 0, the

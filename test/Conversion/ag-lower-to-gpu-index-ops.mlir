@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -ag-pack-io -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
+// RUN: capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
 
 // Kernels reading i32 inputs clamp each index into range before using it:
 // the interpreter reports an out-of-range label or row index as an error,

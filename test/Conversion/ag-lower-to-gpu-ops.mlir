@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -split-input-file -ag-pack-io -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
+// RUN: capture-opt %s -split-input-file -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
 
 // Kernel bodies of the data-movement, NaN-propagating and reduction ops:
 // which indices each load uses, and how many loops a work item runs.
@@ -195,7 +195,7 @@ ag.forward @alias(%x: tensor<2x3xf32> {ag.name = "x"})
 }
 // CHECK-LABEL: func.func @alias
 // CHECK-SAME: (%[[IN:.*]]: memref<32xi8>, %[[OUT:.*]]: memref<544xi8>)
-// CHECK-SAME: ag.probes = [{buffer = "scratch", segment = #ag.segment<"w", [6], f32, offset = 256>}]
+// CHECK-SAME: ag.probes = [{buffer = #ag.buffer<scratch>, segment = #ag.segment<"w", [6], f32, offset = 256>}]
 // CHECK-DAG: %[[SCR:.*]] = memref.get_global @__ag_scratch_alias
 // CHECK: %[[X:.*]] = memref.view %[[IN]][%c0][] : memref<32xi8> to memref<2x3xf32>
 // CHECK: %[[A:.*]] = memref.view %[[SCR]][%c0][] : memref<288xi8> to memref<2x3xf32>

@@ -1,21 +1,21 @@
-// RUN: not capture-opt %s -ag-pack-io -ag-lower-to-gpu=alignment=8 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: capture-opt %s -ag-pack-io=alignment=64 -ag-lower-to-gpu="alignment=64 workgroup-size=128" -canonicalize | FileCheck %s
+// RUN: not capture-opt %s -ag-pack-io -ag-plan-buffers=alignment=8 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: capture-opt %s -ag-pack-io=alignment=64 -ag-plan-buffers=alignment=64 -ag-lower-to-gpu="workgroup-size=128" -canonicalize | FileCheck %s
 
-// RUN: not capture-opt %s -ag-pack-io -ag-lower-to-gpu=target=GPU 2>&1 | FileCheck %s --check-prefix=TARGET
-// RUN: not capture-opt %s -ag-pack-io -ag-lower-to-gpu=target=lavapip 2>&1 | FileCheck %s --check-prefix=TARGET2
-// RUN: not capture-opt %s -ag-pack-io -ag-lower-to-gpu=target=cuda 2>&1 | FileCheck %s --check-prefix=TARGET3
-// RUN: capture-opt %s -ag-pack-io -ag-lower-to-gpu=target=gpu | FileCheck %s --check-prefix=GPU
+// RUN: not capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu=target=GPU 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu=target=lavapip 2>&1 | FileCheck %s --check-prefix=TARGET2
+// RUN: not capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu=target=cuda 2>&1 | FileCheck %s --check-prefix=TARGET3
+// RUN: capture-opt %s -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu=target=gpu | FileCheck %s --check-prefix=GPU
 
-// BAD: error: ag-lower-to-gpu: alignment must be a power of two >= 16, got 8
+// BAD: error: ag-plan-buffers: alignment must be a power of two >= 16, got 8
 // TARGET: error: ag-lower-to-gpu: unknown target 'GPU': expected 'lavapipe' or 'gpu' (did you mean 'gpu'?)
 // TARGET2: error: ag-lower-to-gpu: unknown target 'lavapip': expected 'lavapipe' or 'gpu' (did you mean 'lavapipe'?)
 // TARGET3: error: ag-lower-to-gpu: unknown target 'cuda': expected 'lavapipe' or 'gpu'{{$}}
 // The gpu preset keeps storage-buffer reads.
 // GPU: ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536>
 
-// CHECK: ag.binding_alignment = 64 : i64
-// CHECK-DAG: ag.weight @w : tensor<3xf32> {ag.offset = 0 : i64}
-// CHECK-DAG: ag.weight @v : tensor<3xf32> {ag.offset = 64 : i64}
+// CHECK: ag.buffer_plan = #ag.buffer_plan<alignment = 64,
+// CHECK-DAG: ag.weight @w : tensor<3xf32> {ag.place = #ag.place<weights, 0>}
+// CHECK-DAG: ag.weight @v : tensor<3xf32> {ag.place = #ag.place<weights, 64>}
 // CHECK-LABEL: func.func @f
 // CHECK: %[[C128:.*]] = arith.constant 128 : index
 // CHECK: gpu.launch_func {{.*}} threads in (%[[C128]],

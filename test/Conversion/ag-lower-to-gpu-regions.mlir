@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -ag-pack-io -ag-form-dispatch-regions -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
+// RUN: capture-opt %s -ag-pack-io -ag-form-dispatch-regions -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
 
 // The elementwise region template binds each input by how it is read:
 // vec4 elements for an input of the result's shape or a trailing block of

@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -ag-autodiff -canonicalize -ag-pack-params -ag-insert-clip-scale -ag-split-update -canonicalize -cse -ag-pack-io -ag-lower-to-gpu -canonicalize | FileCheck %s
+// RUN: capture-opt %s -ag-autodiff -canonicalize -ag-pack-params -ag-insert-clip-scale -ag-split-update -canonicalize -cse -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize | FileCheck %s
 
 // A lowered training step:
 // - the pack's weights lead the weights buffer as one flat array (element
@@ -14,10 +14,10 @@
 
 // CHECK-DAG: memref.global "private" @__ag_weights : memref<528xi8>
 // CHECK-DAG: memref.global "private" @__ag_optimizer : memref<1328xi8>
-// CHECK-DAG: ag.weight @emb trainable : tensor<5x3xf32> = {{.*}} {ag.offset = 0 : i64}
-// CHECK-DAG: ag.weight @w trainable : tensor<3x4xf32> = {{.*}} {ag.offset = 256 : i64}
-// CHECK-DAG: ag.weight @scale : tensor<4xf32> = {{.*}} {ag.offset = 512 : i64}
-// CHECK-DAG: ag.param_pack @train.params weights([@emb, @w]) offsets([0, 64]) size(76) {ag.grads_offset = 0 : i64, ag.moment1_offset = 512 : i64, ag.moment2_offset = 1024 : i64, ag.offset = 0 : i64}
+// CHECK-DAG: ag.weight @emb trainable : tensor<5x3xf32> = {{.*}} {ag.place = #ag.place<weights, 0>}
+// CHECK-DAG: ag.weight @w trainable : tensor<3x4xf32> = {{.*}} {ag.place = #ag.place<weights, 256>}
+// CHECK-DAG: ag.weight @scale : tensor<4xf32> = {{.*}} {ag.place = #ag.place<weights, 512>}
+// CHECK-DAG: ag.param_pack @train.params weights([@emb, @w]) offsets([0, 64]) size(76) {ag.grads_place = #ag.place<optimizer, 0>, ag.moment1_place = #ag.place<optimizer, 512>, ag.moment2_place = #ag.place<optimizer, 1024>, ag.place = #ag.place<weights, 0>}
 
 // CHECK-LABEL: func.func @train
 // CHECK-SAME: ag.entry = "train"

@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -split-input-file -ag-pack-io -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
+// RUN: capture-opt %s -split-input-file -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
 
 // Weights, constants and the entry's scratch become byte globals; every
 // compute op becomes a gpu.launch_func whose arguments are memref.views of
@@ -22,11 +22,11 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
   ag.return %4, %x : tensor<2x8xf32>, tensor<2x4xf32>
 }
 
-// CHECK: module attributes {ag.binding_alignment = 256 : i64, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 134217728>, gpu.container_module, spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, ImageBuffer, SampledBuffer]
+// CHECK: module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 288, optimizer = 0, constants = 32>, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 134217728>, gpu.container_module, spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, ImageBuffer, SampledBuffer]
 // CHECK-DAG: memref.global "private" @__ag_weights : memref<288xi8> = uninitialized
 // CHECK-DAG: memref.global "private" constant @__ag_constants : memref<32xi8> = dense<[0, 0, 0, 64,
-// CHECK-DAG: ag.weight @w trainable : tensor<4x8xf32> {{.*}}{ag.offset = 0 : i64}
-// CHECK-DAG: ag.weight @b : tensor<8xf32> = dense<5.000000e-01> {ag.offset = 256 : i64}
+// CHECK-DAG: ag.weight @w trainable : tensor<4x8xf32> {{.*}}{ag.place = #ag.place<weights, 0>}
+// CHECK-DAG: ag.weight @b : tensor<8xf32> = dense<5.000000e-01> {ag.place = #ag.place<weights, 256>}
 // CHECK-DAG: memref.global "private" @__ag_scratch_mlp : memref<320xi8> = uninitialized
 
 // CHECK-LABEL: func.func @mlp
@@ -34,7 +34,7 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK-SAME: ag.entry = "forward"
 // CHECK-SAME: ag.input_layout = [#ag.segment<"x", [2, 4], f32, offset = 0>]
 // CHECK-SAME: ag.output_layout = [#ag.segment<"y", [2, 8], f32, offset = 0>, #ag.segment<"xin", [2, 4], f32, offset = 256>]
-// CHECK-SAME: ag.probes = [{buffer = "scratch", segment = #ag.segment<"pre", [2, 8], f32, offset = 0>}]
+// CHECK-SAME: ag.probes = [{buffer = #ag.buffer<scratch>, segment = #ag.segment<"pre", [2, 8], f32, offset = 0>}]
 // CHECK-SAME: ag.scratch = @__ag_scratch_mlp
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index

@@ -37,14 +37,6 @@ inline constexpr llvm::StringLiteral kWeightsGlobal = "__ag_weights";
 inline constexpr llvm::StringLiteral kConstantsGlobal = "__ag_constants";
 /// Gradients and AdamW moments of every param pack; zero at load.
 inline constexpr llvm::StringLiteral kOptimizerGlobal = "__ag_optimizer";
-/// Attribute on ag.weight: its byte offset in the weights buffer.
-inline constexpr llvm::StringLiteral kWeightOffsetAttr = "ag.offset";
-/// Attributes on ag.param_pack: byte offsets of its flat gradients and
-/// moments in the optimizer buffer (its parameters are at kWeightOffsetAttr
-/// of the weights buffer).
-inline constexpr llvm::StringLiteral kGradsOffsetAttr = "ag.grads_offset";
-inline constexpr llvm::StringLiteral kMoment1OffsetAttr = "ag.moment1_offset";
-inline constexpr llvm::StringLiteral kMoment2OffsetAttr = "ag.moment2_offset";
 /// Attribute on a gpu.func that writes other arguments than its last: the
 /// indices of the arguments it writes.
 inline constexpr llvm::StringLiteral kKernelWritesAttr = "ag.writes";
@@ -61,9 +53,6 @@ inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
 /// Attribute on a gpu.func whose argument types are not its tensors' (vec4
 /// views): the tensor shape of each argument, as DenseI64ArrayAttrs.
 inline constexpr llvm::StringLiteral kBindingShapesAttr = "ag.binding_shapes";
-/// Module attribute: the binding alignment the lowering used.
-inline constexpr llvm::StringLiteral kAlignmentAttr = "ag.binding_alignment";
-
 } // namespace capture
 
 #endif // CAPTURE_CONVERSION_PASSES_H

@@ -5,23 +5,53 @@
 
 include "mlir/Pass/PassBase.td"
 
-def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Plan buffers and lower packed ag entries to gpu kernels and "
-                "a replay schedule";
+def PlanBuffers : Pass<"ag-plan-buffers", "::mlir::ModuleOp"> {
+  let summary = "Lay out every tensor of packed ag entries in the module's "
+                "buffers";
   let description = [{
-    Every packed `ag.forward` becomes a `func.func` (the replay schedule)
-    taking the entry's input and output byte buffers as memrefs. Each tensor
-    gets a byte range of a buffer: inputs in the input buffer, outputs in
-    the output buffer, weights in `@__ag_weights`, constants in
-    `@__ag_constants` (with their bytes), intermediates in the entry's
-    scratch global. Each compute op becomes a `gpu.launch_func` of a kernel
-    whose arguments are `memref.view`s of those ranges, operands first and
-    the written result last. Placement is decided for the whole entry at
-    once, which is why this is a pass and not a set of rewrite patterns.
+    Decides where every tensor of a packed module lives, as typed attributes
+    that `ag-lower-to-gpu` follows (`#ag.place<buffer, byte offset>`, the
+    buffer an `#ag.buffer<...>` kind):
+
+    - the module's `weights` buffer: each param pack's flat array (its
+      `ag.place`), then every other `ag.weight` (`ag.place`);
+    - the `optimizer` buffer: each pack's flat gradients and AdamW moments
+      (`ag.grads_place`, `ag.moment1_place`, `ag.moment2_place`);
+    - the read-only `constants` buffer: each distinct constant value once
+      (`ag.place` on `ag.constant` and constant `ag.upload`);
+    - per entry (`ag.places` on each op, one per result): inputs in the
+      packed `input` buffer, outputs computed by the entry in place in the
+      packed `output` buffer, gradients in place in their pack's flat
+      gradients, and every other intermediate in the entry's `scratch`
+      buffer, first-fit by liveness so ranges whose values are dead are
+      reused. Two-pass reductions get their partials (`ag.partials`) and
+      workgroup regions their unyielded reduction stages (`ag.stages`), live
+      during their op only. `ag.scratch_bytes` on the entry is its size.
+
+    Probes and reshapes have no placement of their own: they alias their
+    operand's bytes. The sizes of the module-wide buffers and the alignment
+    go on the module as `ag.buffer_plan`.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "Byte alignment of every buffer range a kernel binds">,
+  ];
+}
+
+def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower planned ag entries to gpu kernels and a replay "
+                "schedule";
+  let description = [{
+    Every packed `ag.forward` or `ag.train_step` whose buffers
+    `ag-plan-buffers` planned becomes a `func.func` (the replay schedule)
+    taking the entry's input and output byte buffers as memrefs. Each compute
+    op becomes a `gpu.launch_func` of a kernel whose arguments are
+    `memref.view`s of the byte ranges the plan gave its tensors, operands
+    first and the written result last. The weights, optimizer, constants
+    (with their bytes) and scratch buffers become `memref.global`s of the
+    planned sizes.
+  }];
+  let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", /*default=*/"64",
            "Invocations per workgroup of every kernel">,
     Option<"target", "target", "std::string", /*default=*/"\"lavapipe\"",

@@ -2,6 +2,7 @@
 
 #include "capture/Conversion/AgToGPU/KernelBuilder.h"
 
+#include "BufferPlan.h"
 #include "KernelEmitters.h"
 #include "TargetPresets.h"
 #include "capture/Conversion/Passes.h"
@@ -23,61 +24,6 @@ using capture::kernels::splitReductionOf;
 
 namespace {
 
-/// Which buffer a tensor lives in.
-enum class Home { Input, Output, Weights, Constants, Scratch, Optimizer };
-
-/// Where one tensor lives: a byte offset of one buffer.
-struct Placement {
-  /// The buffer.
-  Home home;
-  /// Byte offset inside it.
-  int64_t offset;
-};
-
-/// First-fit allocation of scratch ranges, freed after their last use.
-class ScratchAllocator {
-public:
-  explicit ScratchAllocator(int64_t alignment) : alignment(alignment) {}
-
-  /// Allocates `size` bytes for a value defined at step `now` and last used
-  /// at step `lastUse` (INT64_MAX: never freed).
-  int64_t allocate(int64_t size, int64_t now, int64_t lastUse) {
-    // A value last read by the op at `now` is still bound by that op's
-    // dispatch, so only strictly earlier last uses are free.
-    llvm::erase_if(live, [&](const Block &b) { return b.lastUse < now; });
-    llvm::sort(live, [](const Block &a, const Block &b) {
-      return a.offset < b.offset;
-    });
-    int64_t offset = 0;
-    for (const Block &b : live) {
-      if (offset + size <= b.offset)
-        break;
-      offset = std::max<int64_t>(offset,
-                                 llvm::alignTo(b.offset + b.size, alignment));
-    }
-    live.push_back({offset, size, lastUse});
-    peak = std::max(peak, offset + size);
-    return offset;
-  }
-
-  /// Bytes the scratch buffer needs (never 0: Vulkan buffers can't be).
-  int64_t size() const {
-    return std::max<int64_t>(llvm::alignTo(peak, 16), 16);
-  }
-
-private:
-  /// A range in use.
-  struct Block {
-    int64_t offset, size, lastUse;
-  };
-  /// Alignment of every range.
-  int64_t alignment;
-  /// Ranges in use.
-  SmallVector<Block> live;
-  /// High-water mark.
-  int64_t peak = 0;
-};
-
 struct LowerToGPUPass : public capture::impl::LowerToGPUBase<LowerToGPUPass> {
   using LowerToGPUBase::LowerToGPUBase;
   void runOnOperation() override;
@@ -87,49 +33,6 @@ struct LowerToGPUPass : public capture::impl::LowerToGPUBase<LowerToGPUPass> {
 
 static int64_t byteSize(Type type) {
   return getByteSize(cast<ShapedType>(type));
-}
-
-static StringRef homeName(Home home) {
-  switch (home) {
-  case Home::Input:
-    return "input";
-  case Home::Output:
-    return "output";
-  case Home::Weights:
-    return "weights";
-  case Home::Constants:
-    return "constants";
-  case Home::Scratch:
-    return "scratch";
-  case Home::Optimizer:
-    return "optimizer";
-  }
-  llvm_unreachable("unknown home");
-}
-
-/// The value whose bytes `value` aliases through probes and reshapes. A
-/// reshape of a row-major tensor is the same bytes in the same order, so it
-/// gets no kernel and no placement of its own: users view the root's range
-/// with the reshaped type, and the root's liveness covers the reshape's
-/// users (lastUse is keyed by root).
-static Value rootOf(Value value) {
-  while (true) {
-    if (auto probe = value.getDefiningOp<ProbeOp>())
-      value = probe.getInput();
-    else if (auto reshape = value.getDefiningOp<ReshapeOp>())
-      value = reshape.getInput();
-    else
-      return value;
-  }
-}
-
-/// The constant value of a constant op or a constant upload, if any.
-static ElementsAttr constantValue(Operation *op) {
-  if (auto cst = dyn_cast<ConstantOp>(op))
-    return cst.getValue();
-  if (auto upload = dyn_cast<UploadOp>(op); upload && upload.getConstant())
-    return *upload.getValue();
-  return {};
 }
 
 /// Appends the little-endian bytes of an f32 elements attribute.
@@ -153,11 +56,6 @@ static memref::GlobalOp createGlobal(OpBuilder &b, Location loc, StringRef name,
   return memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"),
                                   type, initial, constant,
                                   /*alignment=*/b.getI64IntegerAttr(256));
-}
-
-/// An integer attribute the lowering put on `op`.
-static int64_t offsetAttr(Operation *op, StringRef name) {
-  return op->getAttrOfType<IntegerAttr>(name).getInt();
 }
 
 /// The name of the layout segment at byte `offset` of `layout`.
@@ -195,114 +93,39 @@ static DictionaryAttr trainInfo(TrainStepOp step, ApplyAdamWOp update,
   return b.getDictionaryAttr(info);
 }
 
-/// Lowers one packed entry (an ag.forward or ag.train_step).
-static LogicalResult
-lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
-           const llvm::StringMap<int64_t> &weightOffsets,
-           const DenseMap<Attribute, int64_t> &constOffsets,
-           int64_t alignment) {
+/// The error for a lowering that finds no plan it needs on `op`.
+static InFlightDiagnostic missingPlan(Operation *op, StringRef attr) {
+  return op->emitOpError() << "has no '" << attr
+                           << "' buffer plan: run ag-plan-buffers before "
+                              "ag-lower-to-gpu";
+}
+
+/// Lowers one packed entry (an ag.forward or ag.train_step) whose buffers
+/// ag-plan-buffers planned.
+static LogicalResult lowerEntry(FunctionOpInterface entry,
+                                KernelBuilder &kernels) {
+  // Only packed entries are planned.
+  auto scratchBytes = entry->getAttrOfType<IntegerAttr>(kScratchBytesAttr);
+  if (!scratchBytes)
+    return missingPlan(entry, kScratchBytesAttr);
   Block &body = entry.getFunctionBody().front();
   auto pack = cast<PackOutputsOp>(
       cast<ReturnOp>(body.getTerminator()).getOperand(0).getDefiningOp());
 
-  // Step numbers and last uses (of probe roots) for liveness.
-  DenseMap<Operation *, int64_t> step;
-  DenseMap<Value, int64_t> lastUse;
-  int64_t n = 0;
+  // The planned place of every stored tensor.
+  DenseMap<Value, PlaceAttr> where;
   for (Operation &op : body) {
-    step[&op] = n;
-    for (Value operand : op.getOperands())
-      lastUse[rootOf(operand)] = n;
-    ++n;
-  }
-  for (ProbeOp probe : body.getOps<ProbeOp>())
-    lastUse[rootOf(probe)] = INT64_MAX;
-  // An update prologue runs inside the AdamW kernel, after everything
-  // else: its inputs stay live to the end.
-  auto isPrologue = [](Operation *op) {
-    return isa<DispatchRegionOp>(op) && op->hasAttr(kUpdatePrologueAttr);
-  };
-  for (Operation &op : body)
-    if (isPrologue(&op))
-      for (Value input : op.getOperands())
-        lastUse[rootOf(input)] = INT64_MAX;
-
-  // Outputs computed in this entry are written in place in the output
-  // buffer, and gradients in place in their param pack's flat array.
-  DenseMap<Value, Placement> inPlace;
-  auto isComputed = [](Value root) {
-    Operation *def = root.getDefiningOp();
-    return def && KernelBuilder::isCompute(def);
-  };
-  for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets()))
-    if (Value root = rootOf(value); isComputed(root))
-      inPlace.try_emplace(root, Placement{Home::Output, offset});
-  auto packOf = [&](Operation *op, FlatSymbolRefAttr ref) {
-    return SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(op, ref);
-  };
-  auto gradSlot = [&](PackGradsOp grads, unsigned i) {
-    ParamPackOp paramPack = packOf(grads, grads.getPackAttr());
-    return Placement{Home::Optimizer,
-                     offsetAttr(paramPack, kGradsOffsetAttr) +
-                         paramPack.getOffsets()[i] *
-                             static_cast<int64_t>(sizeof(float))};
-  };
-  for (PackGradsOp grads : body.getOps<PackGradsOp>())
-    for (auto [i, grad] : llvm::enumerate(grads.getGrads()))
-      if (Value root = rootOf(grad); isComputed(root))
-        inPlace.try_emplace(root, gradSlot(grads, i));
-
-  // Placement of every tensor (and of the partials of two-pass reductions,
-  // live during their op only).
-  DenseMap<Value, Placement> where;
-  DenseMap<Operation *, int64_t> partialsAt;
-  DenseMap<Operation *, SmallVector<int64_t>> headScratch;
-  ScratchAllocator scratch(alignment);
-  for (Operation &op : body) {
-    // Probes and reshapes alias their root (see rootOf); an update
-    // prologue's result is never stored.
-    if (isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp>(op) ||
-        isPrologue(&op))
+    if (!needsPlace(&op))
       continue;
-    Value result = op.getNumResults() == 1 ? op.getResult(0) : Value();
-    if (auto view = dyn_cast<InputViewOp>(op)) {
-      where[result] = {Home::Input, static_cast<int64_t>(view.getOffset())};
-    } else if (auto read = dyn_cast<ReadWeightOp>(op)) {
-      where[result] = {Home::Weights, weightOffsets.lookup(read.getWeight())};
-    } else if (ElementsAttr value = constantValue(&op)) {
-      where[result] = {Home::Constants, constOffsets.lookup(value)};
-    } else if (auto grads = dyn_cast<PackGradsOp>(op)) {
-      ParamPackOp paramPack = packOf(grads, grads.getPackAttr());
-      where[result] = {Home::Optimizer,
-                       offsetAttr(paramPack, kGradsOffsetAttr)};
-    } else if (isa<ApplyAdamWOp>(op)) {
-      continue; // no result: it updates module state
-    } else if (KernelBuilder::isCompute(&op)) {
-      if (std::optional<SplitReduction> split = splitReductionOf(&op))
-        partialsAt[&op] =
-            scratch.allocate(split->parts * static_cast<int64_t>(sizeof(float)),
-                             step[&op], step[&op]);
-      for (Value value : op.getResults()) {
-        if (auto it = inPlace.find(value); it != inPlace.end())
-          where[value] = it->second;
-        else
-          where[value] = {Home::Scratch,
-                          scratch.allocate(byteSize(value.getType()), step[&op],
-                                           lastUse.lookup(value))};
-      }
-      // A workgroup region's unyielded reductions: live during it only.
-      if (auto head = dyn_cast<WorkgroupRegionOp>(op))
-        for (Value value : kernels::workgroupScratchValues(head))
-          headScratch[&op].push_back(scratch.allocate(byteSize(value.getType()),
-                                                      step[&op], step[&op]));
-    } else {
-      if (isa<UploadOp, DownloadOp, EagerOp>(op))
-        return op.emitOpError()
-               << "cannot be lowered: it is host interaction, which "
-                  "ag-verify-capture rejects (run it first)";
-      return op.emitOpError() << "has no GPU kernel";
-    }
+    if (failed(checkPlaceable(&op)))
+      return failure();
+    auto places = op.getAttrOfType<ArrayAttr>(kPlacesAttr);
+    if (!places)
+      return missingPlan(&op, kPlacesAttr);
+    for (auto [value, place] : llvm::zip(op.getResults(), places))
+      where[value] = cast<PlaceAttr>(place);
   }
+  auto placeOf = [&](Value value) { return where.lookup(aliasRoot(value)); };
 
   // The schedule function.
   MLIRContext *ctx = entry.getContext();
@@ -310,7 +133,8 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   OpBuilder b(entry);
   Location loc = entry.getLoc();
   std::string scratchName = ("__ag_scratch_" + entry.getName()).str();
-  createGlobal(b, loc, scratchName, scratch.size(), {}, /*constant=*/false);
+  createGlobal(b, loc, scratchName, scratchBytes.getInt(), {},
+               /*constant=*/false);
   auto entryType = cast<FunctionType>(entry.getFunctionType());
   auto inType = cast<RankedTensorType>(entryType.getInput(0));
   auto outType = cast<RankedTensorType>(entryType.getResult(0));
@@ -329,8 +153,8 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
 
   // Base memrefs of the five buffers, created on first use.
   DenseMap<unsigned, Value> bases;
-  auto baseOf = [&](Home home) -> Value {
-    Value &base = bases[static_cast<unsigned>(home)];
+  auto baseOf = [&](BufferKind buffer) -> Value {
+    Value &base = bases[static_cast<unsigned>(buffer)];
     if (base)
       return base;
     OpBuilder::InsertionGuard guard(b);
@@ -340,28 +164,28 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
           entry, StringAttr::get(ctx, name));
       return memref::GetGlobalOp::create(b, loc, global.getType(), name);
     };
-    switch (home) {
-    case Home::Input:
+    switch (buffer) {
+    case BufferKind::input:
       return base = fb->getArgument(0);
-    case Home::Output:
+    case BufferKind::output:
       return base = fb->getArgument(1);
-    case Home::Weights:
+    case BufferKind::weights:
       return base = getGlobal(kWeightsGlobal);
-    case Home::Constants:
+    case BufferKind::constants:
       return base = getGlobal(kConstantsGlobal);
-    case Home::Scratch:
+    case BufferKind::scratch:
       return base = getGlobal(scratchName);
-    case Home::Optimizer:
+    case BufferKind::optimizer:
       return base = getGlobal(kOptimizerGlobal);
     }
-    llvm_unreachable("unknown home");
+    llvm_unreachable("unknown buffer kind");
   };
-  auto viewOfType = [&](Placement p, Type memrefType) -> Value {
-    Value shift = arith::ConstantIndexOp::create(b, loc, p.offset);
+  auto viewOfType = [&](PlaceAttr p, Type memrefType) -> Value {
+    Value shift = arith::ConstantIndexOp::create(b, loc, p.getOffset());
     return memref::ViewOp::create(b, loc, cast<MemRefType>(memrefType),
-                                  baseOf(p.home), shift, ValueRange());
+                                  baseOf(p.getBuffer()), shift, ValueRange());
   };
-  auto viewOf = [&](Placement p, Type tensorType) -> Value {
+  auto viewOf = [&](PlaceAttr p, Type tensorType) -> Value {
     auto tensor = cast<RankedTensorType>(tensorType);
     return viewOfType(
         p, MemRefType::get(tensor.getShape(), tensor.getElementType()));
@@ -391,9 +215,9 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
       // Gradients not computed in place (a weight's, an input's, one shared
       // by two weights) are copied into the flat array.
       for (auto [i, grad] : llvm::enumerate(grads.getGrads())) {
-        Placement to = gradSlot(grads, i);
-        Placement from = where.lookup(rootOf(grad));
-        if (from.home == to.home && from.offset == to.offset)
+        PlaceAttr to = gradSlot(grads, i);
+        PlaceAttr from = placeOf(grad);
+        if (from == to)
           continue;
         auto type = cast<RankedTensorType>(grad.getType());
         launch(kernels.getOrCreateCopy(type), type.getNumElements(),
@@ -402,46 +226,51 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
       continue;
     }
     if (auto probe = dyn_cast<ProbeOp>(op)) {
-      Placement p = where.lookup(rootOf(probe));
+      PlaceAttr p = placeOf(probe);
       auto type = cast<RankedTensorType>(probe.getType());
       auto segment =
           SegmentAttr::get(ctx, probe.getProbeName(), type.getShape(),
-                           type.getElementType(), p.offset);
+                           type.getElementType(), p.getOffset());
       probes.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("segment", segment),
-           b.getNamedAttr("buffer", b.getStringAttr(homeName(p.home)))}));
+           b.getNamedAttr("buffer", BufferKindAttr::get(ctx, p.getBuffer()))}));
       continue;
     }
-    if (!KernelBuilder::isCompute(&op) || isPrologue(&op))
+    if (!KernelBuilder::isCompute(&op) || isUpdatePrologue(&op))
       continue;
     if (std::optional<KernelBuilder::TwoPass> twoPass =
             kernels.getOrCreateTwoPass(&op)) {
       auto partials = RankedTensorType::get({twoPass->parts}, b.getF32Type());
-      Placement at{Home::Scratch, partialsAt.lookup(&op)};
+      auto at = op.getAttrOfType<PlaceAttr>(kPartialsAttr);
+      if (!at)
+        return missingPlan(&op, kPartialsAttr);
       // The reduced tensor, or a reduction region's inputs.
       SmallVector<Value> partialArgs;
       for (Value input : op.getOperands())
-        partialArgs.push_back(
-            viewOf(where.lookup(rootOf(input)), input.getType()));
+        partialArgs.push_back(viewOf(placeOf(input), input.getType()));
       partialArgs.push_back(viewOf(at, partials));
       Value result = op.getResult(0);
       launch(twoPass->partial, twoPass->parts, partialArgs, op.getLoc());
       launch(twoPass->final, 1,
-             {viewOf(at, partials),
-              viewOf(where.lookup(result), result.getType())},
+             {viewOf(at, partials), viewOf(placeOf(result), result.getType())},
              op.getLoc());
       continue;
     }
     if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
+      SmallVector<Value> stages = kernels::workgroupScratchValues(head);
+      auto stagePlaces = op.getAttrOfType<ArrayAttr>(kStagesAttr);
+      if (!stagePlaces || stagePlaces.size() != stages.size())
+        return missingPlan(&op, kStagesAttr)
+               << " (one #ag.place per unyielded reduction, " << stages.size()
+               << ")";
       gpu::GPUFuncOp kernel = kernels.getOrCreateWorkgroup(head);
       SmallVector<Value> args;
       for (Value input : head.getInputs())
-        args.push_back(viewOf(where.lookup(rootOf(input)), input.getType()));
+        args.push_back(viewOf(placeOf(input), input.getType()));
       for (Value result : head.getResults())
-        args.push_back(viewOf(where.lookup(result), result.getType()));
-      for (auto [value, offset] : llvm::zip(
-               kernels::workgroupScratchValues(head), headScratch.lookup(&op)))
-        args.push_back(viewOf({Home::Scratch, offset}, value.getType()));
+        args.push_back(viewOf(placeOf(result), result.getType()));
+      for (auto [value, place] : llvm::zip(stages, stagePlaces))
+        args.push_back(viewOf(cast<PlaceAttr>(place), value.getType()));
       launch(kernel, kernels.getSubgroupSize(), args, op.getLoc());
       continue;
     }
@@ -454,11 +283,11 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
     ArrayRef<Type> argTypes = kernel->getArgumentTypes();
     SmallVector<Value> operands = KernelBuilder::kernelOperands(&op);
     for (auto [operand, type] : llvm::zip(operands, argTypes))
-      args.push_back(viewOfType(where.lookup(rootOf(operand)), type));
+      args.push_back(viewOfType(placeOf(operand), type));
     // Then every result (a matmul region's column sums after its result).
     for (auto [result, type] :
          llvm::zip(op.getResults(), argTypes.drop_front(operands.size())))
-      args.push_back(viewOfType(where.lookup(result), type));
+      args.push_back(viewOfType(placeOf(result), type));
     launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc());
   }
 
@@ -466,29 +295,31 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   // reshapes of any of these): copied, viewing the source with the output's
   // type, which a reshape allows since the bytes are the same.
   for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets())) {
-    Value root = rootOf(value);
-    Placement from = where.lookup(root);
-    if (from.home == Home::Output && from.offset == offset)
+    PlaceAttr from = placeOf(value);
+    auto to = PlaceAttr::get(ctx, BufferKind::output, offset);
+    if (from == to)
       continue;
     auto type = cast<RankedTensorType>(value.getType());
     launch(kernels.getOrCreateCopy(type), type.getNumElements(),
-           {viewOf(from, type), viewOf({Home::Output, offset}, type)},
-           value.getLoc());
+           {viewOf(from, type), viewOf(to, type)}, value.getLoc());
   }
   // AdamW writes the weights every kernel above may read (the output
   // copies included: outputs are values from before the update), so it
   // comes last; ag-insert-barriers separates it by a barrier.
   if (update) {
-    ParamPackOp paramPack = packOf(update, update.getPackAttr());
+    auto paramPack = SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
+        update, update.getPackAttr());
     int64_t size = static_cast<int64_t>(paramPack.getSize());
     auto prologue = update.getGrads().getDefiningOp<DispatchRegionOp>();
     if (prologue && !prologue->hasAttr(kUpdatePrologueAttr))
       prologue = {};
     gpu::GPUFuncOp adamw = kernels.getOrCreateAdamW(size, prologue);
     ArrayRef<Type> types = adamw.getArgumentTypes();
-    Placement params{Home::Weights, offsetAttr(paramPack, kWeightOffsetAttr)};
-    Placement m1{Home::Optimizer, offsetAttr(paramPack, kMoment1OffsetAttr)};
-    Placement m2{Home::Optimizer, offsetAttr(paramPack, kMoment2OffsetAttr)};
+    auto params = paramPack->getAttrOfType<PlaceAttr>(kPlaceAttr);
+    auto m1 = paramPack->getAttrOfType<PlaceAttr>(kMoment1PlaceAttr);
+    auto m2 = paramPack->getAttrOfType<PlaceAttr>(kMoment2PlaceAttr);
+    if (!params || !m1 || !m2)
+      return missingPlan(paramPack, kMoment1PlaceAttr);
     // The gradients (or the prologue's inputs), then the parameters and
     // moments twice: read views, then the written ranges.
     SmallVector<Value> grads =
@@ -496,14 +327,13 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
                  : SmallVector<Value>{update.getGrads()};
     SmallVector<Value> args;
     for (auto [value, type] : llvm::zip(grads, types))
-      args.push_back(viewOfType(where.lookup(rootOf(value)), type));
+      args.push_back(viewOfType(placeOf(value), type));
     ArrayRef<Type> rest = types.drop_front(grads.size());
-    args.append(
-        {viewOfType(where.lookup(rootOf(update.getGradNorm())), rest[0]),
-         viewOfType(where.lookup(rootOf(update.getHyper())), rest[1]),
-         viewOfType(params, rest[2]), viewOfType(m1, rest[3]),
-         viewOfType(m2, rest[4]), viewOfType(params, rest[5]),
-         viewOfType(m1, rest[6]), viewOfType(m2, rest[7])});
+    args.append({viewOfType(placeOf(update.getGradNorm()), rest[0]),
+                 viewOfType(placeOf(update.getHyper()), rest[1]),
+                 viewOfType(params, rest[2]), viewOfType(m1, rest[3]),
+                 viewOfType(m2, rest[4]), viewOfType(params, rest[5]),
+                 viewOfType(m1, rest[6]), viewOfType(m2, rest[7])});
     launch(adamw, KernelBuilder::adamWWorkItems(size), args, update.getLoc());
     func->setAttr(kTrainAttr, trainInfo(trainStep, update, pack));
   }
@@ -513,101 +343,66 @@ lowerEntry(FunctionOpInterface entry, KernelBuilder &kernels,
   return success();
 }
 
+/// Checks that ag-plan-buffers placed every module-level tensor.
+static LogicalResult checkModulePlan(ModuleOp module) {
+  if (!module->hasAttr(kBufferPlanAttr))
+    return missingPlan(module, kBufferPlanAttr);
+  for (WeightOp weight : module.getOps<WeightOp>())
+    if (!weight->hasAttr(kPlaceAttr))
+      return missingPlan(weight, kPlaceAttr);
+  for (ParamPackOp pack : module.getOps<ParamPackOp>())
+    for (StringRef attr :
+         {kPlaceAttr, kGradsPlaceAttr, kMoment1PlaceAttr, kMoment2PlaceAttr})
+      if (!pack->hasAttr(attr))
+        return missingPlan(pack, attr);
+  return success();
+}
+
+/// The constants buffer: the bytes of every constant an entry body places
+/// there.
+static std::vector<char> constantBytes(ArrayRef<FunctionOpInterface> entries,
+                                       int64_t size) {
+  std::vector<char> bytes(size, 0);
+  for (FunctionOpInterface entry : entries) {
+    for (Operation &op : entry.getFunctionBody().front()) {
+      ElementsAttr value = constantValue(&op);
+      auto places = op.getAttrOfType<ArrayAttr>(kPlacesAttr);
+      if (!value || !places)
+        continue; // lowerEntry reports a missing place
+      std::vector<char> own;
+      appendBytes(value, own);
+      llvm::copy(own, bytes.begin() + cast<PlaceAttr>(places[0]).getOffset());
+    }
+  }
+  return bytes;
+}
+
 void LowerToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
-  if (alignment < 16 || !llvm::isPowerOf2_64(alignment)) {
-    module.emitError() << "ag-lower-to-gpu: alignment must be a power of two "
-                          ">= 16, got "
-                       << alignment.getValue();
-    return signalPassFailure();
-  }
   SmallVector<FunctionOpInterface> entries;
   for (Operation &op : module.getOps())
     if (isa<ForwardOp, TrainStepOp>(op))
       entries.push_back(cast<FunctionOpInterface>(op));
-  for (FunctionOpInterface entry : entries) {
-    bool packed = isa<ForwardOp>(entry) ? cast<ForwardOp>(entry).isPacked()
-                                        : cast<TrainStepOp>(entry).isPacked();
-    if (!packed) {
-      entry.emitOpError() << "must be packed first: run ag-pack-io before "
-                             "ag-lower-to-gpu";
-      return signalPassFailure();
-    }
-  }
+  if (failed(checkModulePlan(module)))
+    return signalPassFailure();
+  auto plan = module->getAttrOfType<BufferPlanAttr>(kBufferPlanAttr);
 
-  // Weights: one buffer. The weights of each param pack come first, as the
-  // pack's flat array (element offsets scaled to bytes), then every other
-  // weight at its own aligned offset.
+  // The module-wide buffers the plan sized; the constants with their bytes.
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  llvm::StringMap<int64_t> weightOffsets;
-  int64_t weightBytes = 0;
-  int64_t optimizerBytes = 0;
-  constexpr int64_t f32Bytes = sizeof(float);
-  for (ParamPackOp pack : module.getOps<ParamPackOp>()) {
-    int64_t bytes = static_cast<int64_t>(pack.getSize()) * f32Bytes;
-    int64_t base = llvm::alignTo(weightBytes, alignment);
-    pack->setAttr(kWeightOffsetAttr, b.getI64IntegerAttr(base));
-    for (auto [ref, offset] :
-         llvm::zip(pack.getWeights().getAsRange<FlatSymbolRefAttr>(),
-                   pack.getOffsets())) {
-      if (base + offset * f32Bytes != 0 &&
-          (base + offset * f32Bytes) % alignment != 0) {
-        pack.emitOpError() << "places " << ref << " at element " << offset
-                           << ", which is not aligned to the " << alignment
-                           << "-byte binding alignment: run ag-pack-params "
-                              "with the same alignment";
-        return signalPassFailure();
-      }
-      weightOffsets[ref.getValue()] = base + offset * f32Bytes;
-    }
-    weightBytes = base + bytes;
-    // Gradients, first and second moments: three arrays of the same layout.
-    for (StringRef attr :
-         {kGradsOffsetAttr, kMoment1OffsetAttr, kMoment2OffsetAttr}) {
-      int64_t at = llvm::alignTo(optimizerBytes, alignment);
-      pack->setAttr(attr, b.getI64IntegerAttr(at));
-      optimizerBytes = at + bytes;
-    }
-  }
-  for (WeightOp weight : module.getOps<WeightOp>()) {
-    if (!weightOffsets.count(weight.getSymName())) {
-      int64_t offset = llvm::alignTo(weightBytes, alignment);
-      weightOffsets[weight.getSymName()] = offset;
-      weightBytes = offset + byteSize(weight.getType());
-    }
-    weight->setAttr(kWeightOffsetAttr,
-                    b.getI64IntegerAttr(weightOffsets[weight.getSymName()]));
-  }
-  if (!weightOffsets.empty())
-    createGlobal(b, module.getLoc(), kWeightsGlobal,
-                 std::max<int64_t>(llvm::alignTo(weightBytes, 16), 16), {},
+  if (plan.getWeights() > 0)
+    createGlobal(b, module.getLoc(), kWeightsGlobal, plan.getWeights(), {},
                  /*constant=*/false);
-  if (optimizerBytes > 0)
-    createGlobal(b, module.getLoc(), kOptimizerGlobal,
-                 llvm::alignTo(optimizerBytes, 16), {}, /*constant=*/false);
-
-  // Constants: one read-only buffer with their bytes, equal values shared.
-  DenseMap<Attribute, int64_t> constOffsets;
-  std::vector<char> constBytes;
-  module.walk([&](Operation *op) {
-    ElementsAttr value = constantValue(op);
-    if (!value || constOffsets.count(value))
-      return;
-    constBytes.resize(llvm::alignTo(constBytes.size(), alignment), 0);
-    constOffsets[value] = constBytes.size();
-    appendBytes(value, constBytes);
-  });
-  if (!constOffsets.empty()) {
-    constBytes.resize(
-        std::max<size_t>(llvm::alignTo(constBytes.size(), 16), 16), 0);
-    createGlobal(b, module.getLoc(), kConstantsGlobal, constBytes.size(),
-                 constBytes, /*constant=*/true);
-  }
+  if (plan.getOptimizer() > 0)
+    createGlobal(b, module.getLoc(), kOptimizerGlobal, plan.getOptimizer(), {},
+                 /*constant=*/false);
+  if (plan.getConstants() > 0)
+    createGlobal(b, module.getLoc(), kConstantsGlobal, plan.getConstants(),
+                 constantBytes(entries, plan.getConstants()),
+                 /*constant=*/true);
 
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   b.getUnitAttr());
-  module->setAttr(kAlignmentAttr, b.getI64IntegerAttr(alignment));
   if (!module->hasAttr(kTargetAttr)) {
     FailureOr<ag::TargetAttr> preset = targetPreset(ctx, target);
     if (failed(preset)) {
@@ -640,7 +435,6 @@ void LowerToGPUPass::runOnOperation() {
   auto targetAttr = cast<ag::TargetAttr>(module->getAttr(kTargetAttr));
   KernelBuilder kernels(module, workgroupSize, targetAttr.getSubgroupSize());
   for (FunctionOpInterface entry : entries)
-    if (failed(
-            lowerEntry(entry, kernels, weightOffsets, constOffsets, alignment)))
+    if (failed(lowerEntry(entry, kernels)))
       return signalPassFailure();
 }

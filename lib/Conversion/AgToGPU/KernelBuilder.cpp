@@ -119,6 +119,17 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
   return func;
 }
 
+/// The attributes of `op` that say what it computes: all but where
+/// ag-plan-buffers put its tensors, which the kernel does not see.
+static DictionaryAttr computeAttrs(Operation *op) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : op->getAttrs())
+    if (!llvm::is_contained({kPlacesAttr, kPartialsAttr, kStagesAttr},
+                            attr.getName().getValue()))
+      attrs.push_back(attr);
+  return DictionaryAttr::get(op->getContext(), attrs);
+}
+
 /// A key identifying kernels that compute the same thing.
 static std::string kernelKey(Operation *op) {
   std::string key;
@@ -129,7 +140,7 @@ static std::string kernelKey(Operation *op) {
   if (isa<DispatchRegionOp, WorkgroupRegionOp>(op)) {
     DenseMap<Value, unsigned> number;
     Block &body = op->getRegion(0).front();
-    os << op->getName() << op->getAttrDictionary() << '(';
+    os << op->getName() << computeAttrs(op) << '(';
     for (BlockArgument arg : body.getArguments()) {
       number[arg] = number.size();
       os << arg.getType() << ',';
@@ -138,7 +149,7 @@ static std::string kernelKey(Operation *op) {
     for (Type t : op->getResultTypes())
       os << t << ',';
     for (Operation &inner : body) {
-      os << ';' << inner.getName() << inner.getAttrDictionary();
+      os << ';' << inner.getName() << computeAttrs(&inner);
       for (Value operand : inner.getOperands())
         os << " %" << number.lookup(operand);
       for (Value result : inner.getResults()) {
@@ -148,7 +159,7 @@ static std::string kernelKey(Operation *op) {
     }
     return key;
   }
-  os << op->getName() << op->getAttrDictionary();
+  os << op->getName() << computeAttrs(op);
   for (Type t : op->getOperandTypes())
     os << ',' << t;
   for (Type t : op->getResultTypes())

@@ -93,3 +93,75 @@ LogicalResult AdamWAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return bad("weight_decay", weightDecay, "finite and >= 0");
   return success();
 }
+
+LogicalResult PlaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                BufferKind buffer, int64_t offset) {
+  if (offset < 0)
+    return emitError() << "place offset must be >= 0, got " << offset;
+  return success();
+}
+
+LogicalResult
+BufferPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t alignment, int64_t weights, int64_t optimizer,
+                       int64_t constants) {
+  if (alignment < 16 || !llvm::isPowerOf2_64(alignment))
+    return emitError() << "buffer plan alignment must be a power of two >= "
+                          "16, got "
+                       << alignment;
+  for (auto [name, bytes] : {std::pair<StringRef, int64_t>{"weights", weights},
+                             {"optimizer", optimizer},
+                             {"constants", constants}})
+    if (bytes < 0)
+      return emitError() << "buffer plan " << name
+                         << " must be >= 0 bytes, got " << bytes;
+  return success();
+}
+
+/// Checks that `value` is a list of #ag.place, `count` of them when given.
+static LogicalResult verifyPlaceList(Operation *op, StringRef name,
+                                     Attribute value,
+                                     std::optional<size_t> count) {
+  auto list = dyn_cast<ArrayAttr>(value);
+  if (!list || !llvm::all_of(list, llvm::IsaPred<PlaceAttr>))
+    return op->emitOpError() << "attribute '" << name
+                             << "' must be a list of #ag.place, got " << value;
+  if (count && list.size() != *count)
+    return op->emitOpError()
+           << "attribute '" << name << "' must have one #ag.place per result ("
+           << *count << "), got " << list.size();
+  return success();
+}
+
+LogicalResult AgDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError() << "attribute '" << name << "' must be " << what
+                             << ", got " << value;
+  };
+  if (name == kBufferPlanAttr)
+    return expect(isa<BufferPlanAttr>(value) && isa<ModuleOp>(op),
+                  "an #ag.buffer_plan on a builtin.module");
+  if (name == kPlaceAttr || name == kGradsPlaceAttr ||
+      name == kMoment1PlaceAttr || name == kMoment2PlaceAttr)
+    return expect(isa<PlaceAttr>(value), "an #ag.place");
+  if (name == kPartialsAttr) {
+    auto place = dyn_cast<PlaceAttr>(value);
+    return expect(place && place.getBuffer() == BufferKind::scratch,
+                  "an #ag.place in scratch");
+  }
+  if (name == kPlacesAttr)
+    return verifyPlaceList(op, name, value, op->getNumResults());
+  if (name == kStagesAttr)
+    return verifyPlaceList(op, name, value, std::nullopt);
+  if (name == kScratchBytesAttr) {
+    auto bytes = dyn_cast<IntegerAttr>(value);
+    return expect(bytes && bytes.getType().isInteger(64) && bytes.getInt() >= 0,
+                  "a non-negative i64 byte count");
+  }
+  return success();
+}

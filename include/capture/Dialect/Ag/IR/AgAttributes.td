@@ -81,4 +81,41 @@ def Ag_TargetAttr : AttrDef<Ag_Dialect, "Target"> {
   let genVerifyDecl = 1;
 }
 
+def Ag_BufferKindAttr : EnumAttr<Ag_Dialect, Ag_BufferKind, "buffer"> {
+  let summary = "Which buffer of a lowered module: `#ag.buffer<scratch>`";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Ag_PlaceAttr : AttrDef<Ag_Dialect, "Place"> {
+  let mnemonic = "place";
+  let summary = "A byte offset in one buffer of a lowered module";
+  let description = [{
+    Where `ag-plan-buffers` put a tensor: `#ag.place<scratch, 1024>` is byte
+    1024 of the entry's scratch buffer. The buffers are an entry's packed
+    `input` and `output`, the module's `weights`, read-only `constants` and
+    `optimizer` state (gradients and AdamW moments), and the entry's
+    `scratch`.
+  }];
+  let parameters = (ins "::capture::ag::BufferKind":$buffer,
+                        "int64_t":$offset);
+  let assemblyFormat = "`<` $buffer `,` $offset `>`";
+  let genVerifyDecl = 1;
+}
+
+def Ag_BufferPlanAttr : AttrDef<Ag_Dialect, "BufferPlan"> {
+  let mnemonic = "buffer_plan";
+  let summary = "The module-wide buffers `ag-plan-buffers` laid out";
+  let description = [{
+    Set on the `builtin.module` (attribute `ag.buffer_plan`):
+    `#ag.buffer_plan<alignment = 256, weights = 70400, optimizer = 211200,
+    constants = 16>`. `alignment` is the byte alignment of every placed
+    tensor (the binding offset alignment); the others are buffer sizes in
+    bytes, 0 for a buffer the module does not have.
+  }];
+  let parameters = (ins "int64_t":$alignment, "int64_t":$weights,
+                        "int64_t":$optimizer, "int64_t":$constants);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // CAPTURE_DIALECT_AG_IR_AGATTRIBUTES_TD

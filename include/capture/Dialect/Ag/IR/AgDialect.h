@@ -17,4 +17,26 @@
 #define GET_ATTRDEF_CLASSES
 #include "capture/Dialect/Ag/IR/AgAttributes.h.inc"
 
+namespace capture::ag {
+
+/// Attributes ag-plan-buffers sets (the dialect verifies their types).
+/// On the builtin.module: the #ag.buffer_plan.
+inline constexpr llvm::StringLiteral kBufferPlanAttr = "ag.buffer_plan";
+/// On an ag.weight or an ag.param_pack (its flat parameters): its #ag.place.
+inline constexpr llvm::StringLiteral kPlaceAttr = "ag.place";
+/// On an ag.param_pack: the #ag.place of its flat gradients and moments.
+inline constexpr llvm::StringLiteral kGradsPlaceAttr = "ag.grads_place";
+inline constexpr llvm::StringLiteral kMoment1PlaceAttr = "ag.moment1_place";
+inline constexpr llvm::StringLiteral kMoment2PlaceAttr = "ag.moment2_place";
+/// On an op of an entry: one #ag.place per result.
+inline constexpr llvm::StringLiteral kPlacesAttr = "ag.places";
+/// On a two-pass reduction: the #ag.place of its partials.
+inline constexpr llvm::StringLiteral kPartialsAttr = "ag.partials";
+/// On an ag.workgroup_region: one #ag.place per unyielded reduction stage.
+inline constexpr llvm::StringLiteral kStagesAttr = "ag.stages";
+/// On an entry: the bytes of its scratch buffer.
+inline constexpr llvm::StringLiteral kScratchBytesAttr = "ag.scratch_bytes";
+
+} // namespace capture::ag
+
 #endif // CAPTURE_DIALECT_AG_IR_AGDIALECT_H

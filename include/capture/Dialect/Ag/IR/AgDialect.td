@@ -24,6 +24,7 @@ def Ag_Dialect : Dialect {
   let cppNamespace = "::capture::ag";
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 #endif // CAPTURE_DIALECT_AG_IR_AGDIALECT_TD

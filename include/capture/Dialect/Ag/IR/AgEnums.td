@@ -16,4 +16,13 @@ def Ag_ReadPath : I32EnumAttr<"ReadPath", "how kernels read their inputs", [
   let genSpecializedAttr = 0;
 }
 
+def Ag_BufferKind : I32EnumAttr<"BufferKind",
+    "a buffer of a lowered module", [
+    I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
+    I32EnumAttrCase<"weights", 2>, I32EnumAttrCase<"constants", 3>,
+    I32EnumAttrCase<"scratch", 4>, I32EnumAttrCase<"optimizer", 5>]> {
+  let cppNamespace = "::capture::ag";
+  let genSpecializedAttr = 0;
+}
+
 #endif // CAPTURE_DIALECT_AG_IR_AGENUMS_TD

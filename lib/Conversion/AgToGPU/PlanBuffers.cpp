@@ -1,0 +1,347 @@
+//===- PlanBuffers.cpp - Where every tensor of a module lives -------------===//
+//
+// The buffer layout is a decision in the IR: typed #ag.place attributes that
+// ag-lower-to-gpu follows and tests can check, made for a whole entry at
+// once (scratch ranges are reused by liveness), which is why it is a pass.
+// It lives beside the lowering because the kernel templates decide what
+// scratch they need besides the tensors (two-pass partials, stages).
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Conversion/AgToGPU/KernelBuilder.h"
+
+#include "BufferPlan.h"
+#include "KernelEmitters.h"
+#include "capture/Conversion/Passes.h"
+#include "capture/Dialect/Ag/IR/AgOps.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace capture {
+#define GEN_PASS_DEF_PLANBUFFERS
+#include "capture/Conversion/Passes.h.inc"
+} // namespace capture
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+using capture::kernels::SplitReduction;
+using capture::kernels::splitReductionOf;
+
+namespace {
+
+/// First-fit allocation of scratch ranges, freed after their last use.
+class ScratchAllocator {
+public:
+  explicit ScratchAllocator(int64_t alignment) : alignment(alignment) {}
+
+  /// Allocates `size` bytes for a value defined at step `now` and last used
+  /// at step `lastUse` (INT64_MAX: never freed).
+  int64_t allocate(int64_t size, int64_t now, int64_t lastUse) {
+    // A value last read by the op at `now` is still bound by that op's
+    // dispatch, so only strictly earlier last uses are free.
+    llvm::erase_if(live, [&](const Block &b) { return b.lastUse < now; });
+    llvm::sort(live, [](const Block &a, const Block &b) {
+      return a.offset < b.offset;
+    });
+    int64_t offset = 0;
+    for (const Block &b : live) {
+      if (offset + size <= b.offset)
+        break;
+      offset = std::max<int64_t>(offset,
+                                 llvm::alignTo(b.offset + b.size, alignment));
+    }
+    live.push_back({offset, size, lastUse});
+    peak = std::max(peak, offset + size);
+    return offset;
+  }
+
+  /// Bytes the scratch buffer needs (never 0: Vulkan buffers can't be).
+  int64_t size() const {
+    return std::max<int64_t>(llvm::alignTo(peak, 16), 16);
+  }
+
+private:
+  /// A range in use.
+  struct Block {
+    /// First byte.
+    int64_t offset;
+    /// Bytes.
+    int64_t size;
+    /// Step of the last op that binds it.
+    int64_t lastUse;
+  };
+  /// Alignment of every range.
+  int64_t alignment;
+  /// Ranges in use.
+  SmallVector<Block> live;
+  /// High-water mark.
+  int64_t peak = 0;
+};
+
+struct PlanBuffersPass
+    : public capture::impl::PlanBuffersBase<PlanBuffersPass> {
+  using PlanBuffersBase::PlanBuffersBase;
+  void runOnOperation() override;
+};
+
+} // namespace
+
+static int64_t byteSize(Type type) {
+  return getByteSize(cast<ShapedType>(type));
+}
+
+Value capture::aliasRoot(Value value) {
+  while (true) {
+    if (auto probe = value.getDefiningOp<ProbeOp>())
+      value = probe.getInput();
+    else if (auto reshape = value.getDefiningOp<ReshapeOp>())
+      value = reshape.getInput();
+    else
+      return value;
+  }
+}
+
+bool capture::isUpdatePrologue(Operation *op) {
+  return isa<DispatchRegionOp>(op) && op->hasAttr(kUpdatePrologueAttr);
+}
+
+ElementsAttr capture::constantValue(Operation *op) {
+  if (auto cst = dyn_cast<ConstantOp>(op))
+    return cst.getValue();
+  if (auto upload = dyn_cast<UploadOp>(op); upload && upload.getConstant())
+    return *upload.getValue();
+  return {};
+}
+
+ParamPackOp capture::paramPackOf(PackGradsOp grads) {
+  return SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(grads,
+                                                           grads.getPackAttr());
+}
+
+bool capture::needsPlace(Operation *op) {
+  return !isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp, ApplyAdamWOp>(op) &&
+         !isUpdatePrologue(op);
+}
+
+LogicalResult capture::checkPlaceable(Operation *op) {
+  if (isa<InputViewOp, ReadWeightOp, PackGradsOp>(op) || constantValue(op) ||
+      KernelBuilder::isCompute(op))
+    return success();
+  if (isa<UploadOp, DownloadOp, EagerOp>(op))
+    return op->emitOpError()
+           << "cannot be lowered: it is host interaction, which "
+              "ag-verify-capture rejects (run it first)";
+  return op->emitOpError() << "has no GPU kernel";
+}
+
+PlaceAttr capture::gradSlot(PackGradsOp grads, unsigned i) {
+  ParamPackOp pack = paramPackOf(grads);
+  auto base = pack->getAttrOfType<PlaceAttr>(kGradsPlaceAttr);
+  return PlaceAttr::get(grads.getContext(), base.getBuffer(),
+                        base.getOffset() +
+                            pack.getOffsets()[i] *
+                                static_cast<int64_t>(sizeof(float)));
+}
+
+/// Plans one packed entry (an ag.forward or ag.train_step).
+/// `constantPlace` places a constant value in the module's constants.
+static LogicalResult
+planEntry(FunctionOpInterface entry, int64_t alignment,
+          function_ref<PlaceAttr(ElementsAttr)> constantPlace) {
+  MLIRContext *ctx = entry.getContext();
+  Block &body = entry.getFunctionBody().front();
+  auto pack = cast<PackOutputsOp>(
+      cast<ReturnOp>(body.getTerminator()).getOperand(0).getDefiningOp());
+  auto place = [&](BufferKind buffer, int64_t offset) {
+    return PlaceAttr::get(ctx, buffer, offset);
+  };
+  auto placeAttr = [](Operation *op, StringRef name) {
+    return op->getAttrOfType<PlaceAttr>(name);
+  };
+
+  // Step numbers and last uses (of alias roots) for liveness.
+  DenseMap<Operation *, int64_t> step;
+  DenseMap<Value, int64_t> lastUse;
+  int64_t n = 0;
+  for (Operation &op : body) {
+    step[&op] = n;
+    for (Value operand : op.getOperands())
+      lastUse[aliasRoot(operand)] = n;
+    ++n;
+  }
+  for (ProbeOp probe : body.getOps<ProbeOp>())
+    lastUse[aliasRoot(probe)] = INT64_MAX;
+  // An update prologue runs inside the AdamW kernel, after everything
+  // else: its inputs stay live to the end.
+  for (Operation &op : body)
+    if (isUpdatePrologue(&op))
+      for (Value input : op.getOperands())
+        lastUse[aliasRoot(input)] = INT64_MAX;
+
+  // Outputs computed in this entry are written in place in the output
+  // buffer, and gradients in place in their param pack's flat array.
+  DenseMap<Value, PlaceAttr> inPlace;
+  auto isComputed = [](Value root) {
+    Operation *def = root.getDefiningOp();
+    return def && KernelBuilder::isCompute(def);
+  };
+  for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets()))
+    if (Value root = aliasRoot(value); isComputed(root))
+      inPlace.try_emplace(root, place(BufferKind::output, offset));
+  for (PackGradsOp grads : body.getOps<PackGradsOp>())
+    for (auto [i, grad] : llvm::enumerate(grads.getGrads()))
+      if (Value root = aliasRoot(grad); isComputed(root))
+        inPlace.try_emplace(root, gradSlot(grads, i));
+
+  ScratchAllocator scratch(alignment);
+  auto scratchPlace = [&](Type type, int64_t from, int64_t to) {
+    return place(BufferKind::scratch,
+                 scratch.allocate(byteSize(type), from, to));
+  };
+  auto setPlaces = [&](Operation *op, ArrayRef<Attribute> places) {
+    op->setAttr(kPlacesAttr, ArrayAttr::get(ctx, places));
+  };
+  for (Operation &op : body) {
+    if (!needsPlace(&op))
+      continue;
+    if (failed(checkPlaceable(&op)))
+      return failure();
+    if (auto view = dyn_cast<InputViewOp>(op)) {
+      setPlaces(&op, {place(BufferKind::input, view.getOffset())});
+    } else if (auto read = dyn_cast<ReadWeightOp>(op)) {
+      auto weight = SymbolTable::lookupNearestSymbolFrom<WeightOp>(
+          &op, read.getWeightAttr());
+      setPlaces(&op, {placeAttr(weight, kPlaceAttr)});
+    } else if (ElementsAttr value = constantValue(&op)) {
+      setPlaces(&op, {constantPlace(value)});
+    } else if (auto grads = dyn_cast<PackGradsOp>(op)) {
+      setPlaces(&op, {placeAttr(paramPackOf(grads), kGradsPlaceAttr)});
+    } else {
+      if (std::optional<SplitReduction> split = splitReductionOf(&op))
+        op.setAttr(kPartialsAttr,
+                   place(BufferKind::scratch,
+                         scratch.allocate(
+                             split->parts * static_cast<int64_t>(sizeof(float)),
+                             step[&op], step[&op])));
+      SmallVector<Attribute> places;
+      for (Value value : op.getResults()) {
+        if (auto it = inPlace.find(value); it != inPlace.end())
+          places.push_back(it->second);
+        else
+          places.push_back(
+              scratchPlace(value.getType(), step[&op], lastUse.lookup(value)));
+      }
+      setPlaces(&op, places);
+      // A workgroup region's unyielded reductions: live during it only.
+      if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
+        SmallVector<Attribute> stages;
+        for (Value value : kernels::workgroupScratchValues(head))
+          stages.push_back(scratchPlace(value.getType(), step[&op], step[&op]));
+        op.setAttr(kStagesAttr, ArrayAttr::get(ctx, stages));
+      }
+    }
+  }
+  entry->setAttr(kScratchBytesAttr,
+                 IntegerAttr::get(IntegerType::get(ctx, 64), scratch.size()));
+  return success();
+}
+
+void PlanBuffersPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  if (alignment < 16 || !llvm::isPowerOf2_64(alignment)) {
+    module.emitError() << "ag-plan-buffers: alignment must be a power of two "
+                          ">= 16, got "
+                       << alignment.getValue();
+    return signalPassFailure();
+  }
+  SmallVector<FunctionOpInterface> entries;
+  for (Operation &op : module.getOps())
+    if (isa<ForwardOp, TrainStepOp>(op))
+      entries.push_back(cast<FunctionOpInterface>(op));
+  for (FunctionOpInterface entry : entries) {
+    bool packed = isa<ForwardOp>(entry) ? cast<ForwardOp>(entry).isPacked()
+                                        : cast<TrainStepOp>(entry).isPacked();
+    if (!packed) {
+      entry.emitOpError() << "must be packed first: run ag-pack-io before "
+                             "ag-plan-buffers";
+      return signalPassFailure();
+    }
+  }
+  auto place = [&](BufferKind buffer, int64_t offset) {
+    return PlaceAttr::get(ctx, buffer, offset);
+  };
+  const int64_t alignment = this->alignment;
+
+  // Weights: the weights of each param pack come first, as the pack's flat
+  // array (element offsets scaled to bytes), then every other weight at its
+  // own aligned offset. Gradients and both moments of each pack: three
+  // arrays of its layout in the optimizer buffer.
+  llvm::StringMap<int64_t> weightOffsets;
+  int64_t weightBytes = 0, optimizerBytes = 0;
+  constexpr int64_t f32Bytes = sizeof(float);
+  for (ParamPackOp pack : module.getOps<ParamPackOp>()) {
+    int64_t bytes = static_cast<int64_t>(pack.getSize()) * f32Bytes;
+    int64_t base = llvm::alignTo(weightBytes, alignment);
+    pack->setAttr(kPlaceAttr, place(BufferKind::weights, base));
+    for (auto [ref, offset] :
+         llvm::zip(pack.getWeights().getAsRange<FlatSymbolRefAttr>(),
+                   pack.getOffsets())) {
+      int64_t at = base + offset * f32Bytes;
+      if (at % alignment != 0) {
+        pack.emitOpError() << "places " << ref << " at element " << offset
+                           << ", which is not aligned to the " << alignment
+                           << "-byte binding alignment: run ag-pack-params "
+                              "with the same alignment";
+        return signalPassFailure();
+      }
+      weightOffsets[ref.getValue()] = at;
+    }
+    weightBytes = base + bytes;
+    for (StringRef attr :
+         {kGradsPlaceAttr, kMoment1PlaceAttr, kMoment2PlaceAttr}) {
+      int64_t at = llvm::alignTo(optimizerBytes, alignment);
+      pack->setAttr(attr, place(BufferKind::optimizer, at));
+      optimizerBytes = at + bytes;
+    }
+  }
+  for (WeightOp weight : module.getOps<WeightOp>()) {
+    if (!weightOffsets.count(weight.getSymName())) {
+      int64_t offset = llvm::alignTo(weightBytes, alignment);
+      weightOffsets[weight.getSymName()] = offset;
+      weightBytes = offset + byteSize(weight.getType());
+    }
+    weight->setAttr(kPlaceAttr, place(BufferKind::weights,
+                                      weightOffsets[weight.getSymName()]));
+  }
+
+  // Constants the kernels read (those of entry bodies; constants inside
+  // regions are splats the kernels make in registers): one read-only
+  // buffer, equal values stored once.
+  DenseMap<Attribute, int64_t> constOffsets;
+  int64_t constantBytes = 0;
+  auto constantPlace = [&](ElementsAttr value) {
+    auto [it, inserted] = constOffsets.try_emplace(value, 0);
+    if (inserted) {
+      it->second = llvm::alignTo(constantBytes, alignment);
+      constantBytes = it->second + byteSize(value.getType());
+    }
+    return place(BufferKind::constants, it->second);
+  };
+
+  for (FunctionOpInterface entry : entries)
+    if (failed(planEntry(entry, alignment, constantPlace)))
+      return signalPassFailure();
+
+  // Vulkan buffers can't be empty: a buffer that exists has >= 16 bytes.
+  auto bufferSize = [](bool exists, int64_t bytes) -> int64_t {
+    return exists ? std::max<int64_t>(llvm::alignTo(bytes, 16), 16) : 0;
+  };
+  module->setAttr(
+      kBufferPlanAttr,
+      BufferPlanAttr::get(ctx, alignment,
+                          bufferSize(!weightOffsets.empty(), weightBytes),
+                          bufferSize(optimizerBytes > 0, optimizerBytes),
+                          bufferSize(!constOffsets.empty(), constantBytes)));
+}

@@ -1,0 +1,37 @@
+// RUN: capture-opt %s -split-input-file -verify-diagnostics -ag-plan-buffers
+// RUN: not capture-opt %s -split-input-file -ag-plan-buffers=alignment=24 2>&1 | FileCheck %s --check-prefix=ALIGN
+
+// ALIGN: error: ag-plan-buffers: alignment must be a power of two >= 16, got 24
+
+// expected-error @+1 {{'ag.forward' op must be packed first: run ag-pack-io before ag-plan-buffers}}
+ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> () {
+  ag.return
+}
+
+// -----
+
+ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %x = ag.input_view %in[0] : tensor<16xi8> -> tensor<4xf32>
+  // expected-error @+1 {{'ag.download' op cannot be lowered: it is host interaction, which ag-verify-capture rejects (run it first)}}
+  ag.download %x : tensor<4xf32>
+  %o = ag.pack_outputs : -> tensor<16xi8>
+  ag.return %o : tensor<16xi8>
+}
+
+// -----
+
+ag.weight @a trainable : tensor<3xf32>
+ag.weight @b trainable : tensor<3xf32>
+// A pack laid out for another alignment: @b's element 3 is byte 12.
+// expected-error @+1 {{'ag.param_pack' op places @b at element 3, which is not aligned to the 256-byte binding alignment: run ag-pack-params with the same alignment}}
+ag.param_pack @p weights([@a, @b]) offsets([0, 3]) size(6)
+
+// -----
+
+// An op of another dialect in an entry: nothing can compute it.
+ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  // expected-error @+1 {{'arith.constant' op has no GPU kernel}}
+  %c = arith.constant 1.0 : f32
+  %o = ag.pack_outputs : -> tensor<16xi8>
+  ag.return %o : tensor<16xi8>
+}
