@@ -158,10 +158,13 @@ packInputs(const Module::Impl &m, EntryState &e,
         ranges.emplace_back(entry.inputs[j].offset,
                             entry.inputs[j].offset + entry.inputs[j].size);
   }
-  // The staging now holds what the Input buffer will hold.
-  std::memcpy(e.sentInputs.data(), staging, e.sentInputs.size());
-  if (all)
+  // The staging now holds what the Input buffer will hold; the shadow
+  // copy is brought up to date where it differs (all of it, or the ranges
+  // sent), so that an unchanged batch costs one compare and no copy.
+  if (all) {
+    std::memcpy(e.sentInputs.data(), staging, e.sentInputs.size());
     return {{0, 0, e.stagingIn.size()}};
+  }
   std::sort(ranges.begin(), ranges.end());
   std::vector<VkBufferCopy> regions;
   for (const auto &[begin, end] : ranges) {
@@ -173,6 +176,9 @@ packInputs(const Module::Impl &m, EntryState &e,
     }
     regions.push_back({begin, begin, end - begin});
   }
+  for (const VkBufferCopy &r : regions)
+    std::memcpy(e.sentInputs.data() + r.srcOffset, staging + r.srcOffset,
+                r.size);
   return regions;
 }
 

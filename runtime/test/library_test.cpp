@@ -264,6 +264,11 @@ TEST_F(LibraryTest, UnchangedInputsAreNotSentAgain) {
   EXPECT_EQ(m->counters().lastUploadBytes, 32u);
   EXPECT_EQ(m->counters().lastUploadRegions, 1u);
   EXPECT_EQ(out.value()[0].tensor.asF32(), expectY(x, b, w));
+  // ... and is then known: the same call again sends nothing.
+  out = m->run("predict", predictInputs(x, b));
+  ASSERT_TRUE(out.isOk());
+  EXPECT_EQ(m->counters().lastUploadBytes, 0u);
+  EXPECT_EQ(out.value()[0].tensor.asF32(), expectY(x, b, w));
   // After a failed replay everything is sent again.
   ModuleTestAccess::failNextReplay(*m);
   EXPECT_THAT(m->run("predict", predictInputs(x, b)).message(),
