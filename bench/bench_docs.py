@@ -72,8 +72,8 @@ def _section(report, args, has_plot):
         lines.append("Floor terms on the same device: submit + wait with one "
                      "tiny dispatch %.1f µs; each further dependent dispatch "
                      "%.2f µs; 1 MiB upload + download %.1f µs. Host overhead "
-                     "is pack + submit + unpack per replay (not the wait), "
-                     "from `capture-run --profile`." % (
+                     "is the median over the calls of pack + submit + unpack "
+                     "per replay (not the wait), from `capture-run --profile`." % (
                          fl["submit_wait_us"], fl["per_dispatch_us"],
                          fl["mib_round_trip_us"]))
         lines.append("")

@@ -111,6 +111,9 @@ struct StepRecord {
   std::string refusal;
 };
 
+/// The `q`-quantile (0..1) of `samples`, nearest rank; 0 without samples.
+double quantile(std::vector<double> samples, double q);
+
 /// The profiles of every call of a run, summed (profile_report.cpp).
 struct ProfileTotals {
   /// Profiled calls.
@@ -118,6 +121,10 @@ struct ProfileTotals {
   /// Host stages, submission and kernel times and dispatch counts summed
   /// over the calls; the other fields as the last call left them.
   rt::Profile sum;
+  /// Each call's host overhead (pack + record + submit + unpack, not the
+  /// wait), in microseconds: its median is the figure to compare, since a
+  /// first call's one-off work would lift a mean.
+  std::vector<double> hostOverheadUs;
 };
 
 /// What a run did, for the report at its end.

@@ -50,6 +50,8 @@ void addProfile(ProfileTotals &totals, const Profile &p) {
     it->dispatches += k.dispatches;
     it->deviceUs += k.deviceUs;
   }
+  totals.hostOverheadUs.push_back(p.host.packUs + p.host.recordUs +
+                                  p.host.submitUs + p.host.unpackUs);
   sum.entry = p.entry;
   sum.eager = p.eager;
   sum.submissions = p.submissions;
@@ -117,6 +119,11 @@ void printProfile(const ProfileTotals &totals) {
     std::printf("%s %s %.1f", i ? "," : "", kStages[i].first,
                 p.host.*kStages[i].second / runs);
   std::printf("\n");
+  std::printf("  host overhead per call (pack + record + submit + unpack): "
+              "median %.1f us (p10 %.1f, p90 %.1f)\n",
+              quantile(totals.hostOverheadUs, 0.5),
+              quantile(totals.hostOverheadUs, 0.1),
+              quantile(totals.hostOverheadUs, 0.9));
 }
 
 void writeProfileJson(JsonWriter &json, const ProfileTotals &totals) {
@@ -147,6 +154,15 @@ void writeProfileJson(JsonWriter &json, const ProfileTotals &totals) {
   for (const auto &stage : kStages) {
     json.key(stage.first);
     json.value(p.host.*stage.second);
+  }
+  json.endObject();
+  json.key("host_overhead_us");
+  json.beginObject();
+  for (auto [name, q] : {std::pair<const char *, double>{"median", 0.5},
+                         {"p10", 0.1},
+                         {"p90", 0.9}}) {
+    json.key(name);
+    json.value(quantile(totals.hostOverheadUs, q));
   }
   json.endObject();
   json.key("kernels");

@@ -199,15 +199,16 @@ void RunRecord::addCall(double us) {
   callUs.push_back(us);
 }
 
-double RunRecord::quantileUs(double q) const {
-  if (callUs.empty())
+double quantile(std::vector<double> samples, double q) {
+  if (samples.empty())
     return 0;
-  std::vector<double> sorted = callUs;
-  std::sort(sorted.begin(), sorted.end());
-  auto rank = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) +
+  std::sort(samples.begin(), samples.end());
+  auto rank = static_cast<size_t>(q * static_cast<double>(samples.size() - 1) +
                                   0.5);
-  return sorted[std::min(rank, sorted.size() - 1)];
+  return samples[std::min(rank, samples.size() - 1)];
 }
+
+double RunRecord::quantileUs(double q) const { return quantile(callUs, q); }
 
 void printTensor(const char *kind, const std::string &name,
                  const HostTensor &t) {
