@@ -473,6 +473,12 @@ Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
                   " texel buffer bindings, more than the limit of storage "
                   "images per set " +
                   str(limits.maxStorageImagesPerSet));
+    if (!limits.subgroupArithmetic &&
+        kernelDeclaresCapability(k, kSpirvCapabilityGroupNonUniformArithmetic))
+      return fail(where +
+                  " uses subgroup arithmetic (SPIR-V capability "
+                  "GroupNonUniformArithmetic), which compute shaders "
+                  "on this device lack (VkPhysicalDeviceSubgroupProperties)");
     if (texel && !limits.rgba32fStorageTexelBuffer)
       return fail(where + " has TexelBufferRgba32f bindings, but "
                           "VK_FORMAT_R32G32B32A32_SFLOAT has no "

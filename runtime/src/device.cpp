@@ -337,12 +337,20 @@ void fillLimits(Device::Impl &impl, uint32_t instanceVersion) {
   d.maxAllocationSize = largestHeap;
   if (instanceVersion >= VK_API_VERSION_1_1 &&
       impl.properties.apiVersion >= VK_API_VERSION_1_1) {
+    VkPhysicalDeviceSubgroupProperties subgroup{};
+    subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
     VkPhysicalDeviceMaintenance3Properties m3{};
     m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+    m3.pNext = &subgroup;
     VkPhysicalDeviceProperties2 p2{};
     p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     p2.pNext = &m3;
     vkGetPhysicalDeviceProperties2(impl.physical, &p2);
+    constexpr VkSubgroupFeatureFlags arithmetic =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    d.subgroupArithmetic =
+        (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+        (subgroup.supportedOperations & arithmetic) == arithmetic;
     if (m3.maxMemoryAllocationSize)
       d.maxAllocationSize =
           std::min(d.maxAllocationSize, uint64_t(m3.maxMemoryAllocationSize));

@@ -30,6 +30,7 @@ constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
 constexpr size_t kHeaderWords = 5;
+constexpr uint32_t kOpCapability = 17;
 
 std::string hex(uint32_t v) {
   char buf[16];
@@ -89,6 +90,19 @@ Status validateWithSpirvTools(const std::vector<uint32_t> &words,
 #endif
 
 } // namespace
+
+bool kernelDeclaresCapability(const KernelDesc &kernel, uint32_t capability) {
+  const std::vector<uint32_t> &words = kernel.spirv;
+  for (size_t pos = kHeaderWords; pos < words.size();) {
+    uint32_t count = words[pos] >> 16, opcode = words[pos] & 0xffff;
+    if (count == 0 || pos + count > words.size())
+      return false;
+    if (opcode == kOpCapability && count == 2 && words[pos + 1] == capability)
+      return true;
+    pos += count;
+  }
+  return false;
+}
 
 bool spirvToolsValidationEnabled() {
 #ifdef CAPTURE_RT_HAVE_SPIRV_TOOLS

@@ -32,6 +32,13 @@ constexpr uint32_t kSpirvMagic = 0x07230203;
 Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
                         uint32_t vulkanApiVersion);
 
+/// SPIR-V capability GroupNonUniformArithmetic (subgroup reductions).
+constexpr uint32_t kSpirvCapabilityGroupNonUniformArithmetic = 63;
+
+/// Whether `kernel`'s SPIR-V declares `capability` (an OpCapability
+/// operand); a stream checkKernelSpirv would refuse may be cut short.
+bool kernelDeclaresCapability(const KernelDesc &kernel, uint32_t capability);
+
 /// Whether checkKernelSpirv runs the SPIRV-Tools validator.
 bool spirvToolsValidationEnabled();
 

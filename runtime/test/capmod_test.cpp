@@ -448,6 +448,19 @@ TEST(CapmodVerify, DeviceLimits) {
   EXPECT_THAT(verifyForDevice(desc, limits).message(),
               HasSubstr("buffer 0 (Input) is 512 bytes, more than the "
                         "largest allocation (300 bytes)"));
+  // A kernel with subgroup reductions needs subgroup arithmetic in compute
+  // shaders; kernels without them do not.
+  limits = lavapipeLikeLimits();
+  limits.subgroupArithmetic = false;
+  EXPECT_TRUE(verifyForDevice(desc, limits).isOk());
+  std::vector<uint32_t> &words = desc.kernels[1].spirv;
+  words.insert(words.begin() + 5, {(2u << 16) | 17u, 63u}); // OpCapability
+  EXPECT_THAT(verifyForDevice(desc, limits).message(),
+              AllOf(HasSubstr("kernel 1 ('" + desc.kernels[1].name +
+                              "') uses subgroup arithmetic (SPIR-V "
+                              "capability GroupNonUniformArithmetic)"),
+                    HasSubstr("on device 'test-device'")));
+  EXPECT_TRUE(verifyForDevice(desc, lavapipeLikeLimits()).isOk());
 }
 
 TEST(Capmod, FileErrorsNameThePath) {

@@ -184,6 +184,7 @@ DeviceLimits lavapipeLikeLimits() {
   l.maxTexelBufferElements = 1u << 27;
   l.maxStorageImagesPerSet = 64;
   l.rgba32fStorageTexelBuffer = true;
+  l.subgroupArithmetic = true;
   return l;
 }
 

@@ -419,12 +419,15 @@ void LowerToGPUPass::runOnOperation() {
     return signalPassFailure();
   }
   if (!module->hasAttr(spirv::getTargetEnvAttrName())) {
-    // Vulkan 1.1-era SPIR-V 1.3 with storage buffers and storage texel
-    // buffers: what every Vulkan 1.1+ device (lavapipe included) accepts.
+    // Vulkan 1.1-era SPIR-V 1.3 with storage buffers, storage texel
+    // buffers and subgroup arithmetic (the workgroup region's full sums):
+    // what Vulkan 1.1+ devices (lavapipe included) accept; the runtime
+    // checks subgroup arithmetic where a kernel uses it.
     auto triple = spirv::VerCapExtAttr::get(
         spirv::Version::V_1_3,
         {spirv::Capability::Shader, spirv::Capability::ImageBuffer,
-         spirv::Capability::SampledBuffer},
+         spirv::Capability::SampledBuffer, spirv::Capability::GroupNonUniform,
+         spirv::Capability::GroupNonUniformArithmetic},
         {spirv::Extension::SPV_KHR_storage_buffer_storage_class}, ctx);
     module->setAttr(
         spirv::getTargetEnvAttrName(),

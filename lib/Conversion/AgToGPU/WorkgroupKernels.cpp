@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 
 #include <map>
 
@@ -151,6 +152,81 @@ forEachOwned(OpBuilder &b, Location loc, Value t, int64_t lanes, int64_t count,
                      });
 }
 
+/// The terms a full sum, mean or mse adds up: its input's elements, or the
+/// squared differences of its operands.
+static Value sumTerm(Operation *op, ElementEvaluator &eval, OpBuilder &b,
+                     Location loc, ValueRange at) {
+  if (auto mse = dyn_cast<MseOp>(op)) {
+    Value d =
+        arith::SubFOp::create(b, loc, eval.element(b, loc, mse.getLhs(), at),
+                              eval.element(b, loc, mse.getRhs(), at));
+    return arith::MulFOp::create(b, loc, d, d);
+  }
+  return eval.element(b, loc, op->getOperand(0), at);
+}
+
+/// A full sum, mean or mse as a stage of all `lanes` invocations: each sums
+/// the terms t, t + lanes, ...; a subgroup reduction adds the subgroup's
+/// sums; each subgroup's first invocation stores its total in `partials`
+/// (workgroup memory, one slot per subgroup) and, after a barrier,
+/// invocation 0 adds those up (in subgroup order) and stores the result.
+/// Correct for any subgroup size the device has; on llvmpipe and on GPUs
+/// whose subgroups are at least `lanes` wide it is one subgroup.
+static void emitFullSum(Operation *op, const DenseMap<Value, Value> &stored,
+                        int64_t lanes, Value partials, OpBuilder &b,
+                        Location loc, Value t, Value out) {
+  RankedTensorType type = tensorType(op->getOperand(0));
+  int64_t n = type.getNumElements();
+  auto strided = scf::ForOp::create(
+      b, loc, t, indexConst(b, loc, n), indexConst(b, loc, lanes),
+      ValueRange{f32Const(b, loc, 0.0)},
+      [&](OpBuilder &nb, Location nloc, Value e, ValueRange acc) {
+        ElementEvaluator eval(stored);
+        Value term = sumTerm(op, eval, nb, nloc,
+                             delinearize(nb, nloc, e, type.getShape()));
+        scf::YieldOp::create(
+            nb, nloc,
+            ValueRange{arith::AddFOp::create(nb, nloc, acc[0], term)});
+      });
+  Value own = gpu::SubgroupReduceOp::create(b, loc, strided.getResult(0),
+                                            gpu::AllReduceOperation::ADD,
+                                            /*uniform=*/false);
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  Value subgroup = gpu::SubgroupIdOp::create(b, loc, /*upper_bound=*/nullptr);
+  Value zero = indexConst(b, loc, 0);
+  auto ifZero = [&](Value index, function_ref<void(OpBuilder &, Location)> fn) {
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index, zero);
+    scf::IfOp::create(b, loc, isZero, [&](OpBuilder &nb, Location nloc) {
+      fn(nb, nloc);
+      scf::YieldOp::create(nb, nloc);
+    });
+  };
+  ifZero(lane, [&](OpBuilder &nb, Location nloc) {
+    memref::StoreOp::create(nb, nloc, own, partials, ValueRange{subgroup});
+  });
+  gpu::BarrierOp::create(b, loc);
+  ifZero(t, [&](OpBuilder &nb, Location nloc) {
+    Value subgroups = gpu::NumSubgroupsOp::create(nb, nloc, nullptr);
+    auto total = scf::ForOp::create(
+        nb, nloc, zero, subgroups, indexConst(nb, nloc, 1),
+        ValueRange{f32Const(nb, nloc, 0.0)},
+        [&](OpBuilder &fb, Location floc, Value s, ValueRange acc) {
+          Value part = memref::LoadOp::create(fb, floc, partials, s);
+          scf::YieldOp::create(
+              fb, floc,
+              ValueRange{arith::AddFOp::create(fb, floc, acc[0], part)});
+        });
+    Value value = total.getResult(0);
+    if (isa<MeanOp, MseOp>(op))
+      value = arith::DivFOp::create(nb, nloc, value,
+                                    f32Const(nb, nloc, static_cast<double>(n)));
+    // One element, of whatever rank (an axis sum of a [1, n] tensor too).
+    SmallVector<Value> at(tensorType(op->getResult(0)).getRank(), zero);
+    memref::StoreOp::create(nb, nloc, value, out, at);
+  });
+}
+
 void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
                                            OpBuilder &b, Location loc, Value t,
                                            ValueRange args) {
@@ -171,12 +247,28 @@ void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
     return args[inputs + yielded.size() + (it - scratch.begin())];
   };
 
+  // The subgroups' partials of a full sum (one per subgroup at most),
+  // made on first use.
+  Value partials;
   for (Operation &inner : body.without_terminator()) {
     if (!WorkgroupRegionOp::isStage(&inner))
       continue;
     Value result = inner.getResult(0);
     Value out = homeOf(result);
     int64_t count = tensorType(result).getNumElements();
+    if (count == 1 && isa<SumOp, MeanOp, MseOp>(inner)) {
+      if (!partials)
+        partials = memref::AllocOp::create(
+            b, loc,
+            MemRefType::get(
+                {lanes}, b.getF32Type(), AffineMap(),
+                spirv::StorageClassAttr::get(b.getContext(),
+                                             spirv::StorageClass::Workgroup)));
+      emitFullSum(&inner, stored, lanes, partials, b, loc, t, out);
+      stored[result] = out;
+      gpu::BarrierOp::create(b, loc);
+      continue;
+    }
     forEachOwned(
         b, loc, t, lanes, count, [&](OpBuilder &nb, Location nloc, Value o) {
           // A fresh evaluator per stage: what earlier stages computed inside

@@ -87,6 +87,11 @@ struct DeviceLimits {
   /// VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT in its bufferFeatures
   /// (needed by TexelBufferRgba32f bindings).
   bool rgba32fStorageTexelBuffer = false;
+  /// Whether compute shaders have subgroup arithmetic
+  /// (VkPhysicalDeviceSubgroupProperties: the compute stage, basic and
+  /// arithmetic operations), which kernels declaring the SPIR-V capability
+  /// GroupNonUniformArithmetic need.
+  bool subgroupArithmetic = false;
 };
 
 /// Checks `desc` (already verified) against the limits of a device.
