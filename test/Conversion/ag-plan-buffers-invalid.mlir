@@ -35,3 +35,21 @@ ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout =
   %o = ag.pack_outputs : -> tensor<16xi8>
   ag.return %o : tensor<16xi8>
 }
+
+// -----
+
+// A read after the update would see the weight from before it: the
+// compiled step runs its update last.
+ag.weight @w trainable : tensor<4xf32>
+ag.param_pack @p weights([@w]) offsets([0]) size(4)
+ag.forward @f(%in: tensor<288xi8>) -> tensor<16xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %g = ag.input_view %in[0] : tensor<288xi8> -> tensor<4xf32>
+  %n = ag.input_view %in[256] : tensor<288xi8> -> tensor<f32>
+  %h = ag.input_view %in[256] : tensor<288xi8> -> tensor<7xf32>
+  // expected-note @+1 {{the update}}
+  ag.apply_adamw @p grads(%g) grad_norm(%n) hyper(%h) : tensor<4xf32>, tensor<f32>, tensor<7xf32>
+  // expected-error @+1 {{'ag.read_weight' op reads @w after the ag.apply_adamw that updates it: a compiled step runs its update last, so this read would see the weight from before the update; read it before the update, or in a forward entry}}
+  %b = ag.read_weight @w : tensor<4xf32>
+  %o = ag.pack_outputs : -> tensor<16xi8>
+  ag.return %o : tensor<16xi8>
+}

@@ -202,7 +202,28 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
   auto setPlaces = [&](Operation *op, ArrayRef<Attribute> places) {
     op->setAttr(kPlacesAttr, ArrayAttr::get(ctx, places));
   };
+  // The weights an ag.apply_adamw above updated, with the update.
+  llvm::StringMap<ApplyAdamWOp> updated;
   for (Operation &op : body) {
+    if (auto apply = dyn_cast<ApplyAdamWOp>(op)) {
+      auto pack = SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
+          &op, apply.getPackAttr());
+      for (auto ref : pack.getWeights().getAsRange<FlatSymbolRefAttr>())
+        updated.try_emplace(ref.getValue(), apply);
+    }
+    if (auto read = dyn_cast<ReadWeightOp>(op)) {
+      if (ApplyAdamWOp apply = updated.lookup(read.getWeight())) {
+        InFlightDiagnostic diag =
+            read.emitOpError()
+            << "reads @" << read.getWeight()
+            << " after the ag.apply_adamw that updates it: a compiled step "
+               "runs its update last, so this read would see the weight from "
+               "before the update; read it before the update, or in a "
+               "forward entry";
+        diag.attachNote(apply.getLoc()) << "the update";
+        return diag;
+      }
+    }
     if (!needsPlace(&op))
       continue;
     if (failed(checkPlaceable(&op)))

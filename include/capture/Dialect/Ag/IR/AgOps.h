@@ -16,6 +16,16 @@
 
 #include "capture/Dialect/Ag/IR/AgInterfaces.h.inc"
 
+namespace capture::ag {
+/// The module's resident state: its weights and their optimizer moments.
+/// ag.read_weight reads it and ag.apply_adamw writes it, so that no rewrite
+/// merges or moves a read across an update.
+struct WeightsResource
+    : public mlir::SideEffects::Resource::Base<WeightsResource> {
+  llvm::StringRef getName() final { return "<ag.weights>"; }
+};
+} // namespace capture::ag
+
 #define GET_OP_CLASSES
 #include "capture/Dialect/Ag/IR/AgOps.h.inc"
 

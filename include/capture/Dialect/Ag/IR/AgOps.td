@@ -451,9 +451,20 @@ def Ag_GetRowsOp : Ag_Op<"get_rows", [Pure, Ag_Differentiable]> {
   let hasVerifier = 1;
 }
 
+/// The module's weights and optimizer state (WeightsResource in AgOps.h).
+def Ag_WeightsResource : Resource<"::capture::ag::WeightsResource">;
+
 def Ag_ReadWeightOp : Ag_Op<"read_weight", [
-    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    MemoryEffects<[MemRead<Ag_WeightsResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Reads the current value of a module weight";
+  let description = [{
+    Reads the weight as it is at this point of the entry: a read after an
+    `ag.apply_adamw` of the weight's pack sees the updated value, so
+    rewrites never merge two reads with an update between them (the op
+    reads the module's weight state, which the update writes). An unused
+    read is dead.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$weight);
   let results = (outs Ag_Tensor:$result);
   let assemblyFormat = "$weight attr-dict `:` type($result)";
@@ -650,7 +661,8 @@ def Ag_PackGradsOp : Ag_Op<"pack_grads", [
 
 def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
-    MemoryEffects<[MemRead, MemWrite]>]> {
+    MemoryEffects<[MemRead<Ag_WeightsResource>,
+                   MemWrite<Ag_WeightsResource>]>]> {
   let summary = "torch.optim.AdamW's update of a param pack, in place";
   let description = [{
     Updates every weight of `pack` and the pack's two moments in place, from
