@@ -21,9 +21,5 @@ FailureOr<ag::TargetAttr> capture::targetPreset(MLIRContext *ctx,
 
 /// " (did you mean 'X'?)" for a near miss of a preset name, else "".
 std::string capture::suggestTarget(StringRef name) {
-  std::string lower = name.lower();
-  for (StringRef known : {"lavapipe", "gpu"})
-    if (StringRef(lower).edit_distance(known) <= 2)
-      return (" (did you mean '" + known + "'?)").str();
-  return "";
+  return ag::suggestName(name, {"lavapipe", "gpu"});
 }

@@ -12,7 +12,18 @@ module attributes {ag.target = #ag.target<read_path = texel, subgroup_size = 8, 
 
 // -----
 
-// expected-error @+2 {{expected one of [ssbo, texel] for how kernels read their inputs, got: texels}}
-// expected-error @+1 {{failed to parse Ag_TargetAttr parameter 'read_path'}}
+// expected-error @+1 {{#ag.target read_path must be ssbo or texel, got 'texels' (did you mean 'texel'?)}}
 module attributes {ag.target = #ag.target<read_path = texels, subgroup_size = 8, max_texel_elements = 65536>} {
+}
+
+// -----
+
+// expected-error @+1 {{#ag.target has no field 'subgroupsize' (did you mean 'subgroup_size'?); its fields are read_path, subgroup_size, max_texel_elements}}
+module attributes {ag.target = #ag.target<read_path = texel, subgroupsize = 8, max_texel_elements = 65536>} {
+}
+
+// -----
+
+// expected-error @+1 {{#ag.target is missing 'max_texel_elements'; its fields are read_path, subgroup_size, max_texel_elements}}
+module attributes {ag.target = #ag.target<subgroup_size = 8, read_path = ssbo>} {
 }

@@ -4,6 +4,7 @@
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -24,6 +25,43 @@ static void printShapeList(AsmPrinter &printer, ArrayRef<int64_t> shape) {
   printer << '[';
   llvm::interleaveComma(shape, printer);
   printer << ']';
+}
+
+/// Parses `<field = value, ...>` of attribute `attr`: each of `fields`
+/// exactly once, in any order, `parseValue(i)` reading field i's value. A
+/// misspelt, repeated or missing field is an error naming it and the
+/// attribute's fields (with the nearest one for a misspelling).
+static ParseResult parseFields(AsmParser &parser, StringRef attr,
+                               ArrayRef<StringRef> fields,
+                               function_ref<ParseResult(size_t)> parseValue) {
+  std::string valid = llvm::join(fields, ", ");
+  SmallVector<bool> seen(fields.size(), false);
+  auto parseOne = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseOptionalKeyword(&key))
+      return parser.emitError(loc)
+             << attr << " expects a field name, one of " << valid;
+    const StringRef *it = llvm::find(fields, key);
+    if (it == fields.end())
+      return parser.emitError(loc) << attr << " has no field '" << key << "'"
+                                   << capture::ag::suggestName(key, fields)
+                                   << "; its fields are " << valid;
+    size_t i = it - fields.begin();
+    if (seen[i])
+      return parser.emitError(loc) << attr << " sets '" << key << "' twice";
+    seen[i] = true;
+    return failure(parser.parseEqual() || parseValue(i));
+  };
+  if (parser.parseLess() || parser.parseCommaSeparatedList(parseOne) ||
+      parser.parseGreater())
+    return failure();
+  for (auto [field, was] : llvm::zip(fields, seen))
+    if (!was)
+      return parser.emitError(parser.getCurrentLocation())
+             << attr << " is missing '" << field << "'; its fields are "
+             << valid;
+  return success();
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -164,4 +202,140 @@ LogicalResult AgDialect::verifyOperationAttribute(Operation *op,
                   "a non-negative i64 byte count");
   }
   return success();
+}
+
+std::string capture::ag::suggestName(StringRef name,
+                                     ArrayRef<StringRef> known) {
+  std::string lower = name.lower();
+  unsigned limit = std::max<unsigned>(2, name.size() / 3);
+  StringRef best;
+  unsigned bestDistance = limit + 1;
+  for (StringRef candidate : known) {
+    unsigned d = StringRef(lower).edit_distance(candidate.lower(),
+                                                /*AllowReplacements=*/true,
+                                                /*MaxEditDistance=*/limit + 1);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  if (best.empty() || best == name)
+    return "";
+  return (" (did you mean '" + best + "'?)").str();
+}
+
+/// The discardable attributes of the dialect that ag ops may carry: what
+/// ag-pack-io, ag-form-dispatch-regions and ag-plan-buffers put on them.
+static constexpr llvm::StringLiteral kDiscardable[] = {
+    "ag.input_layout", "ag.output_layout", kUpdatePrologueAttr,
+    kPlacesAttr,       kPlaceAttr,         kGradsPlaceAttr,
+    kMoment1PlaceAttr, kMoment2PlaceAttr,  kPartialsAttr,
+    kStagesAttr,       kScratchBytesAttr};
+
+LogicalResult capture::ag::verifyKnownAttributes(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (llvm::is_contained(kDiscardable, name))
+      continue;
+    // The op's own attributes, without those its syntax spells otherwise
+    // (variadic operand counts, an entry's name, signature and argument
+    // attributes).
+    SmallVector<StringRef> own;
+    for (StringAttr inherent : op->getName().getAttributeNames()) {
+      StringRef n = inherent.getValue();
+      if (!n.ends_with("SegmentSizes") &&
+          !llvm::is_contained(
+              {"sym_name", "function_type", "arg_attrs", "res_attrs"}, n))
+        own.push_back(n);
+    }
+    SmallVector<StringRef> known(own);
+    llvm::append_range(known, kDiscardable);
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "has no attribute '" << name << "'"
+                              << suggestName(name, known);
+    if (own.empty())
+      diag << "; it takes none";
+    else
+      diag << "; it takes " << llvm::join(own, ", ");
+    return diag;
+  }
+  return success();
+}
+
+Attribute AdamWAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  double v[5] = {};
+  if (failed(parseFields(parser, "#ag.adamw",
+                         {"lr", "beta1", "beta2", "eps", "weight_decay"},
+                         [&](size_t i) { return parser.parseFloat(v[i]); })))
+    return {};
+  return parser.getChecked<AdamWAttr>(loc, parser.getContext(), APFloat(v[0]),
+                                      APFloat(v[1]), APFloat(v[2]),
+                                      APFloat(v[3]), APFloat(v[4]));
+}
+
+void AdamWAttr::print(AsmPrinter &printer) const {
+  printer << "<lr = ";
+  printer.printFloat(getLr());
+  printer << ", beta1 = ";
+  printer.printFloat(getBeta1());
+  printer << ", beta2 = ";
+  printer.printFloat(getBeta2());
+  printer << ", eps = ";
+  printer.printFloat(getEps());
+  printer << ", weight_decay = ";
+  printer.printFloat(getWeightDecay());
+  printer << ">";
+}
+
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  ReadPath readPath = ReadPath::ssbo;
+  int64_t subgroupSize = 0, maxTexelElements = 0;
+  auto parseValue = [&](size_t i) -> ParseResult {
+    if (i == 1)
+      return parser.parseInteger(subgroupSize);
+    if (i == 2)
+      return parser.parseInteger(maxTexelElements);
+    SMLoc at = parser.getCurrentLocation();
+    StringRef word;
+    if (parser.parseKeyword(&word))
+      return failure();
+    std::optional<ReadPath> path = symbolizeReadPath(word);
+    if (!path)
+      return parser.emitError(at)
+             << "#ag.target read_path must be ssbo or texel, got '" << word
+             << "'" << suggestName(word, {"ssbo", "texel"});
+    readPath = *path;
+    return success();
+  };
+  if (failed(parseFields(parser, "#ag.target",
+                         {"read_path", "subgroup_size", "max_texel_elements"},
+                         parseValue)))
+    return {};
+  return parser.getChecked<TargetAttr>(loc, parser.getContext(), readPath,
+                                       subgroupSize, maxTexelElements);
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  printer << "<read_path = " << stringifyReadPath(getReadPath())
+          << ", subgroup_size = " << getSubgroupSize()
+          << ", max_texel_elements = " << getMaxTexelElements() << ">";
+}
+
+Attribute BufferPlanAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t v[4] = {};
+  if (failed(parseFields(parser, "#ag.buffer_plan",
+                         {"alignment", "weights", "optimizer", "constants"},
+                         [&](size_t i) { return parser.parseInteger(v[i]); })))
+    return {};
+  return parser.getChecked<BufferPlanAttr>(loc, parser.getContext(), v[0], v[1],
+                                           v[2], v[3]);
+}
+
+void BufferPlanAttr::print(AsmPrinter &printer) const {
+  printer << "<alignment = " << getAlignment() << ", weights = " << getWeights()
+          << ", optimizer = " << getOptimizer()
+          << ", constants = " << getConstants() << ">";
 }

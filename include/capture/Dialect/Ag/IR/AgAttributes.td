@@ -51,7 +51,7 @@ def Ag_AdamWAttr : AttrDef<Ag_Dialect, "AdamW"> {
   let parameters = (ins Ag_DoubleParam:$lr, Ag_DoubleParam:$beta1,
                         Ag_DoubleParam:$beta2, Ag_DoubleParam:$eps,
                         Ag_DoubleParam:$weight_decay);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 
@@ -77,7 +77,7 @@ def Ag_TargetAttr : AttrDef<Ag_Dialect, "Target"> {
   let parameters = (ins "::capture::ag::ReadPath":$read_path,
                         "int64_t":$subgroup_size,
                         "int64_t":$max_texel_elements);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 
@@ -114,7 +114,7 @@ def Ag_BufferPlanAttr : AttrDef<Ag_Dialect, "BufferPlan"> {
   }];
   let parameters = (ins "int64_t":$alignment, "int64_t":$weights,
                         "int64_t":$optimizer, "int64_t":$constants);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

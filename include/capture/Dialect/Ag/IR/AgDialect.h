@@ -37,6 +37,12 @@ inline constexpr llvm::StringLiteral kStagesAttr = "ag.stages";
 /// On an entry: the bytes of its scratch buffer.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "ag.scratch_bytes";
 
+/// " (did you mean 'X'?)" when one of `known` is a near miss of `name`
+/// (case-insensitive edit distance at most 2, or a third of its length),
+/// else "".
+std::string suggestName(llvm::StringRef name,
+                        llvm::ArrayRef<llvm::StringRef> known);
+
 } // namespace capture::ag
 
 #endif // CAPTURE_DIALECT_AG_IR_AGDIALECT_H

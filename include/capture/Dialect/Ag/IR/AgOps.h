@@ -24,6 +24,25 @@ struct WeightsResource
     : public mlir::SideEffects::Resource::Base<WeightsResource> {
   llvm::StringRef getName() final { return "<ag.weights>"; }
 };
+
+/// Fails, naming the attribute and the nearest valid name, when `op` (an ag
+/// op) carries an attribute it does not define: one that is neither
+/// inherent nor one of the dialect's own discardable attributes (which
+/// AgDialect::verifyOperationAttribute checks), so that a typo such as
+/// `{tranpose_b}` never compiles into a different computation.
+mlir::LogicalResult verifyKnownAttributes(mlir::Operation *op);
+
+namespace OpTrait {
+/// Every ag op: verifyKnownAttributes.
+template <typename ConcreteType>
+class KnownAttributes
+    : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributes> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyKnownAttributes(op);
+  }
+};
+} // namespace OpTrait
 } // namespace capture::ag
 
 #define GET_OP_CLASSES

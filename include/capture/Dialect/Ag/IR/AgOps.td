@@ -16,8 +16,13 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 
+/// Every ag op refuses attributes it does not define (AgOps.h).
+def Ag_KnownAttributes : NativeOpTrait<"KnownAttributes"> {
+  let cppNamespace = "::capture::ag::OpTrait";
+}
+
 class Ag_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Ag_Dialect, mnemonic, traits>;
+    : Op<Ag_Dialect, mnemonic, !listconcat(traits, [Ag_KnownAttributes])>;
 
 /// Ops `ag-autodiff` differentiates through (AgVJP.cpp).
 defvar Ag_Differentiable =
