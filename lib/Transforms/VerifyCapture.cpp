@@ -113,8 +113,30 @@ static LogicalResult verifyEntry(FunctionOpInterface entry) {
   return failure();
 }
 
-void VerifyCapturePass::runOnOperation() {
+/// Rejects the weights, param packs and entries of modules nested in
+/// `root`: Capture compiles the root's only, and a module written without
+/// them must never look complete.
+static LogicalResult rejectNested(ModuleOp root) {
   bool failed = false;
+  root.walk([&](ModuleOp nested) {
+    if (nested == root)
+      return WalkResult::advance();
+    for (Operation &op : *nested.getBody())
+      if (isa<ForwardOp, TrainStepOp, WeightOp, ParamPackOp>(op)) {
+        op.emitOpError() << "is in a nested builtin.module"
+                         << (nested.getName() ? " @" + nested.getName()->str()
+                                              : std::string())
+                         << ": Capture compiles only the top-level module's "
+                            "weights and entries; move it to the top level";
+        failed = true;
+      }
+    return WalkResult::skip();
+  });
+  return failure(failed);
+}
+
+void VerifyCapturePass::runOnOperation() {
+  bool failed = mlir::failed(rejectNested(getOperation()));
   for (Operation &op : *getOperation().getBody())
     if (isa<ForwardOp, TrainStepOp>(op))
       failed |= mlir::failed(verifyEntry(cast<FunctionOpInterface>(op)));

@@ -56,3 +56,24 @@ ag.train_step @train(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name
   ag.download %l : tensor<f32>
   ag.return %l : tensor<f32>
 }
+
+// -----
+
+// Weights and entries of a nested module would be left out of the compiled
+// module: the guard names each one.
+module {
+  module @inner {
+    // expected-error @+1 {{'ag.weight' op is in a nested builtin.module @inner: Capture compiles only the top-level module's weights and entries; move it to the top level}}
+    ag.weight @w : tensor<2xf32>
+    // expected-error @+1 {{'ag.forward' op is in a nested builtin.module @inner: Capture compiles only the top-level module's weights and entries; move it to the top level}}
+    ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+      ag.return %x : tensor<2xf32>
+    }
+  }
+  module {
+    // expected-error @+1 {{'ag.forward' op is in a nested builtin.module: Capture compiles only the top-level module's weights and entries; move it to the top level}}
+    ag.forward @g(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+      ag.return %x : tensor<2xf32>
+    }
+  }
+}
