@@ -7,6 +7,7 @@
 
 #include "capture/Transforms/Passes.h"
 
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace capture {
@@ -62,8 +63,37 @@ static bool sameSite(Location a, Location b) {
   return a == b;
 }
 
+/// Rejects calls in `entry`: an entry is one trace, and a callee's host
+/// interaction would escape the guard (and the lowering). Each call is an
+/// error, with a note at every host interaction in the callee.
+static LogicalResult rejectCalls(FunctionOpInterface entry) {
+  bool failed = false;
+  entry.walk([&](CallOpInterface call) {
+    failed = true;
+    InFlightDiagnostic diag = call->emitOpError();
+    auto callee =
+        dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    diag << "is a call";
+    if (callee)
+      diag << " of " << callee;
+    diag << " in entry @" << entry.getName()
+         << ": an entry is compiled as one trace, without calls; write (or "
+            "trace) the callee's ops into the entry";
+    Operation *target = call.resolveCallable();
+    if (!target)
+      return;
+    target->walk([&](Operation *op) {
+      if (std::optional<std::string> what = describeOffence(op))
+        diag.attachNote(op->getLoc()) << "the callee's " << *what << " here";
+    });
+  });
+  return failure(failed);
+}
+
 /// Checks one entry; reports every offending site in one diagnostic.
 static LogicalResult verifyEntry(FunctionOpInterface entry) {
+  if (failed(rejectCalls(entry)))
+    return failure();
   // Few sites per trace: a vector keeps first-seen order cheaply.
   std::vector<Site> sites;
   unsigned uploads = 0, downloads = 0, launches = 0;

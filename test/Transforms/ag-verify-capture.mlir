@@ -77,3 +77,18 @@ module {
     }
   }
 }
+
+// -----
+
+// A call would hide the callee's host interaction from the guard: calls in
+// entries are errors, with the callee's offending sites as notes.
+func.func @helper(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-note @+1 {{the callee's download (read-back) of a device value here}}
+  ag.download %x : tensor<2xf32>
+  return %x : tensor<2xf32>
+}
+ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  // expected-error @+1 {{'func.call' op is a call of @helper in entry @f: an entry is compiled as one trace, without calls; write (or trace) the callee's ops into the entry}}
+  %y = func.call @helper(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  ag.return %y : tensor<2xf32>
+}
