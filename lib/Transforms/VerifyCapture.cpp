@@ -52,15 +52,39 @@ static std::optional<std::string> describeOffence(Operation *op) {
   return std::nullopt;
 }
 
-/// Whether two locations are the same call site: the same source line for
-/// file locations (a tracer records one call per line, and a loop calling it
-/// repeats the line), otherwise the same location.
+/// The source line a location names: a file location itself, through a
+/// name, the caller of a call site (the user's line that called into a
+/// helper), the first file location of a fused one; none for unknown.
+static std::optional<FileLineColLoc> sourceLine(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file;
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return sourceLine(name.getChildLoc());
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return sourceLine(call.getCaller());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location part : fused.getLocations())
+      if (std::optional<FileLineColLoc> line = sourceLine(part))
+        return line;
+  return std::nullopt;
+}
+
+/// Where a note about `loc` goes: its source line (the user's, for a call
+/// site), else the location as it is.
+static Location reportedAt(Location loc) {
+  if (std::optional<FileLineColLoc> line = sourceLine(loc))
+    return *line;
+  return loc;
+}
+
+/// Whether two locations are the same call site: the same source line (a
+/// tracer records one call per line, and a loop calling it repeats the
+/// line). Sites without a source line are never merged: two unknown
+/// locations are two places.
 static bool sameSite(Location a, Location b) {
-  auto fa = dyn_cast<FileLineColLoc>(a), fbl = dyn_cast<FileLineColLoc>(b);
-  if (fa && fbl)
-    return fa.getFilename() == fbl.getFilename() &&
-           fa.getLine() == fbl.getLine();
-  return a == b;
+  std::optional<FileLineColLoc> la = sourceLine(a), lb = sourceLine(b);
+  return la && lb && la->getFilename() == lb->getFilename() &&
+         la->getLine() == lb->getLine();
 }
 
 /// Rejects calls in `entry`: an entry is one trace, and a callee's host
@@ -108,7 +132,7 @@ static LogicalResult verifyEntry(FunctionOpInterface entry) {
       return site.what == *what && sameSite(site.loc, op->getLoc());
     });
     if (it == sites.end())
-      it = sites.insert(sites.end(), Site{*what, op->getLoc(), 0});
+      it = sites.insert(sites.end(), Site{*what, reportedAt(op->getLoc()), 0});
     ++it->count;
   });
   if (sites.empty())

@@ -22,3 +22,20 @@ ag.forward @step(%x: tensor<2x4xf32> {ag.name = "x"}) -> (tensor<2x4xf32> {ag.na
   %e2 = ag.eager "relu" (%0) : (tensor<2x4xf32>) -> tensor<2x4xf32> loc("policy.cpp":70:2)
   ag.return %e2 : tensor<2x4xf32>
 }
+
+// Every location kind names the user's line: through a name, the caller of
+// a call site, the file part of a fused location. Two ops at one line
+// through different kinds are one site; unknown locations are never merged.
+// CHECK: error: capture guard: entry @kinds did work outside the graph while tracing, which a replay would not repeat: 5 uploads of host data at 4 sites.
+// CHECK: policy.cpp:80:5: note: upload of host data here, 2 times
+// CHECK: train.py:7:1: note: upload of host data here, 1 time
+// CHECK: note: upload of host data here, 1 time
+// CHECK: note: upload of host data here, 1 time
+ag.forward @kinds(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  %a = ag.upload : tensor<2xf32> loc("obs"("policy.cpp":80:5))
+  %b = ag.upload : tensor<2xf32> loc(fused["policy.cpp":80:5, "lib.cpp":3:3])
+  %c = ag.upload : tensor<2xf32> loc(callsite("lib.cpp":9:9 at "train.py":7:1))
+  %d = ag.upload : tensor<2xf32> loc(unknown)
+  %e = ag.upload : tensor<2xf32> loc(unknown)
+  ag.return %x : tensor<2xf32>
+}
