@@ -237,3 +237,28 @@ ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}, %l: tensor<2xi32> {ag.name = 
   %0 = ag.scatter_add_rows %x, %l : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<5x4xf32>
   ag.return
 }
+
+// -----
+
+// Sizes are counted without overflow and must fit one storage-buffer
+// binding: refused in the verifier, never a crash or a runaway allocation
+// in the compiler.
+// expected-error @+1 {{'ag.forward' op has a tensor of type 'tensor<4294967296x4294967296xf32>': its byte count overflows 64 bits, more than one tensor may have (4294967295 bytes: it must fit one storage-buffer binding)}}
+ag.forward @f(%x: tensor<4294967296x4294967296xf32> {ag.name = "x"}) -> (tensor<4294967296x4294967296xf32> {ag.name = "y"}) {
+  %y = ag.exp %x : tensor<4294967296x4294967296xf32>
+  ag.return %y : tensor<4294967296x4294967296xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'ag.weight' op has a tensor of type 'tensor<65536x65536xf32>': 17179869184 bytes, more than one tensor may have (4294967295 bytes: it must fit one storage-buffer binding)}}
+ag.weight @w : tensor<65536x65536xf32> = dense<0.5>
+
+// -----
+
+ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  // expected-error @+1 {{'ag.broadcast_to' op has a tensor of type 'tensor<1073741824x2xf32>': 8589934592 bytes, more than one tensor may have (4294967295 bytes: it must fit one storage-buffer binding)}}
+  %b = ag.broadcast_to %x : tensor<2xf32> -> tensor<1073741824x2xf32>
+  %s = ag.sum %b axis = 0 : tensor<1073741824x2xf32> -> tensor<2xf32>
+  ag.return %s : tensor<2xf32>
+}

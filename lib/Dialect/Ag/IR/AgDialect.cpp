@@ -339,3 +339,48 @@ void BufferPlanAttr::print(AsmPrinter &printer) const {
           << ", optimizer = " << getOptimizer()
           << ", constants = " << getConstants() << ">";
 }
+
+/// Checks one type of `op` against kMaxTensorBytes.
+static LogicalResult checkTensorSize(Operation *op, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return success();
+  uint64_t elementBytes = (tensor.getElementTypeBitWidth() + 7) / 8;
+  uint64_t bytes = std::max<uint64_t>(elementBytes, 1);
+  bool overflow = false;
+  for (int64_t dim : tensor.getShape()) {
+    if (dim == 0)
+      return success();
+    auto d = static_cast<uint64_t>(dim);
+    if (!overflow && bytes > UINT64_MAX / d)
+      overflow = true;
+    if (!overflow)
+      bytes *= d;
+  }
+  if (!overflow && bytes <= kMaxTensorBytes)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "has a tensor of type " << type << ": ";
+  if (overflow)
+    diag << "its byte count overflows 64 bits";
+  else
+    diag << bytes << " bytes";
+  return diag << ", more than one tensor may have (" << kMaxTensorBytes
+              << " bytes: it must fit one storage-buffer binding)";
+}
+
+LogicalResult capture::ag::verifyTensorSizes(Operation *op) {
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+    llvm::append_range(types, func.getArgumentTypes());
+    llvm::append_range(types, func.getResultTypes());
+  }
+  for (NamedAttribute attr : op->getAttrs())
+    if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+      types.push_back(type.getValue());
+  for (Type type : types)
+    if (failed(checkTensorSize(op, type)))
+      return failure();
+  return success();
+}

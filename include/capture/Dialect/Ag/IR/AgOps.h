@@ -32,14 +32,26 @@ struct WeightsResource
 /// `{tranpose_b}` never compiles into a different computation.
 mlir::LogicalResult verifyKnownAttributes(mlir::Operation *op);
 
+/// The most bytes one tensor may have: it must fit one storage-buffer
+/// binding, and Vulkan's maxStorageBufferRange is a 32-bit count (devices
+/// with less are checked when a module is loaded).
+inline constexpr uint64_t kMaxTensorBytes = 0xffffffffull;
+
+/// Fails, naming the type, its element count and the limit, when a tensor
+/// type of `op` (operands, results, an entry's signature, a weight's type)
+/// has more than kMaxTensorBytes bytes; counted without overflow, so that
+/// shapes whose product overflows 64 bits are refused too.
+mlir::LogicalResult verifyTensorSizes(mlir::Operation *op);
+
 namespace OpTrait {
-/// Every ag op: verifyKnownAttributes.
+/// Every ag op: verifyKnownAttributes and verifyTensorSizes.
 template <typename ConcreteType>
 class KnownAttributes
     : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributes> {
 public:
   static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
-    return verifyKnownAttributes(op);
+    return mlir::failure(mlir::failed(verifyKnownAttributes(op)) ||
+                         mlir::failed(verifyTensorSizes(op)));
   }
 };
 } // namespace OpTrait
