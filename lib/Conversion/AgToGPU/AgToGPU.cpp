@@ -9,7 +9,6 @@
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace capture {
 #define GEN_PASS_DEF_LOWERTOGPU
@@ -19,8 +18,6 @@ namespace capture {
 using namespace mlir;
 using namespace capture;
 using namespace capture::ag;
-using capture::kernels::SplitReduction;
-using capture::kernels::splitReductionOf;
 
 namespace {
 
@@ -30,10 +27,6 @@ struct LowerToGPUPass : public capture::impl::LowerToGPUBase<LowerToGPUPass> {
 };
 
 } // namespace
-
-static int64_t byteSize(Type type) {
-  return getByteSize(cast<ShapedType>(type));
-}
 
 /// Appends the little-endian bytes of an f32 elements attribute.
 static void appendBytes(ElementsAttr value, std::vector<char> &bytes) {
@@ -307,8 +300,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   // copies included: outputs are values from before the update), so it
   // comes last; ag-insert-barriers separates it by a barrier.
   if (update) {
-    auto paramPack = SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
-        update, update.getPackAttr());
+    ParamPackOp paramPack = paramPackOf(update);
     int64_t size = static_cast<int64_t>(paramPack.getSize());
     auto prologue = update.getGrads().getDefiningOp<DispatchRegionOp>();
     if (prologue && !prologue->hasAttr(kUpdatePrologueAttr))

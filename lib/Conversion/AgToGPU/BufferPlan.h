@@ -31,8 +31,9 @@ bool needsPlace(mlir::Operation *op);
 /// results (host interaction, ops without a GPU kernel).
 mlir::LogicalResult checkPlaceable(mlir::Operation *op);
 
-/// The param pack whose gradients `grads` packs.
+/// The param pack whose gradients `grads` packs, or that `update` updates.
 ag::ParamPackOp paramPackOf(ag::PackGradsOp grads);
+ag::ParamPackOp paramPackOf(ag::ApplyAdamWOp update);
 
 /// The planned place of gradient `i` of `grads` in its pack's flat
 /// gradients (needs the pack's kGradsPlaceAttr).

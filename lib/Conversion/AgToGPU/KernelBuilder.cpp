@@ -124,8 +124,7 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
 static DictionaryAttr computeAttrs(Operation *op) {
   SmallVector<NamedAttribute> attrs;
   for (NamedAttribute attr : op->getAttrs())
-    if (!llvm::is_contained({kPlacesAttr, kPartialsAttr, kStagesAttr},
-                            attr.getName().getValue()))
+    if (!llvm::is_contained(kOpPlanAttrs, attr.getName().getValue()))
       attrs.push_back(attr);
   return DictionaryAttr::get(op->getContext(), attrs);
 }

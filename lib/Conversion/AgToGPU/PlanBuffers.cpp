@@ -119,6 +119,11 @@ ParamPackOp capture::paramPackOf(PackGradsOp grads) {
                                                            grads.getPackAttr());
 }
 
+ParamPackOp capture::paramPackOf(ApplyAdamWOp update) {
+  return SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
+      update, update.getPackAttr());
+}
+
 bool capture::needsPlace(Operation *op) {
   return !isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp, ApplyAdamWOp>(op) &&
          !isUpdatePrologue(op);
@@ -206,9 +211,8 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
   llvm::StringMap<ApplyAdamWOp> updated;
   for (Operation &op : body) {
     if (auto apply = dyn_cast<ApplyAdamWOp>(op)) {
-      auto pack = SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
-          &op, apply.getPackAttr());
-      for (auto ref : pack.getWeights().getAsRange<FlatSymbolRefAttr>())
+      for (auto ref :
+           paramPackOf(apply).getWeights().getAsRange<FlatSymbolRefAttr>())
         updated.try_emplace(ref.getValue(), apply);
     }
     if (auto read = dyn_cast<ReadWeightOp>(op)) {

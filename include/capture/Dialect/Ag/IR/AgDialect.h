@@ -36,6 +36,10 @@ inline constexpr llvm::StringLiteral kPartialsAttr = "ag.partials";
 inline constexpr llvm::StringLiteral kStagesAttr = "ag.stages";
 /// On an entry: the bytes of its scratch buffer.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "ag.scratch_bytes";
+/// The plan's attributes on the ops of an entry: where their tensors go,
+/// not what they compute.
+inline constexpr llvm::StringLiteral kOpPlanAttrs[] = {
+    kPlacesAttr, kPartialsAttr, kStagesAttr};
 
 /// " (did you mean 'X'?)" when one of `known` is a near miss of `name`
 /// (case-insensitive edit distance at most 2, or a third of its length),
