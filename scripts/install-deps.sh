@@ -7,6 +7,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   spirv-tools libflatbuffers-dev flatbuffers-compiler
+  # The module file's checksum (header-only use of xxhash.h).
+  libxxhash-dev
   libgtest-dev libbenchmark-dev
   # The PyTorch peer of the training-step numerics tests (for /usr/bin/python3);
   # OpenBLAS so that it is not running on the reference BLAS.

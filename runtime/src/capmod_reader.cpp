@@ -7,6 +7,7 @@
 
 #include "capture/rt/capmod.h"
 
+#include "capmod_checksum.h"
 #include "capmod_generated.h"
 
 #include <cerrno>
@@ -235,6 +236,14 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
   std::vector<uint64_t> storage((size + 7) / 8);
   std::memcpy(storage.data(), data, size);
   const auto *bytes = reinterpret_cast<const uint8_t *>(storage.data());
+
+  // Nothing past the identifier is trusted before the checksum holds; the
+  // version is peeked (safely) only to say why a trailer is missing.
+  Result<size_t> payload = checkCapmodChecksum(
+      bytes, size, peekFormatVersion(bytes, size).value_or(0));
+  if (payload.isError())
+    return payload.status();
+  size = payload.value();
 
   std::optional<uint32_t> version = peekFormatVersion(bytes, size);
   if (!version)

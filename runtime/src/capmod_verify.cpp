@@ -101,7 +101,8 @@ private:
     return Status::ok();
   }
 
-  Status checkKernels() const {
+  Status checkKernels() {
+    declaredBytes.resize(desc.kernels.size());
     for (size_t i = 0; i < desc.kernels.size(); ++i) {
       const KernelDesc &k = desc.kernels[i];
       std::string where = "kernel " + str(i) + " ('" + k.name + "')";
@@ -134,8 +135,8 @@ private:
                       str(static_cast<uint8_t>(k.bindingKinds[b])) +
                       ", expected StorageBuffer (0) or TexelBufferRgba32f "
                       "(1)");
-      CAPTURE_RT_RETURN_IF_ERROR(
-          checkKernelSpirv(k, i, desc.target.vulkanApiVersion));
+      CAPTURE_RT_RETURN_IF_ERROR(checkKernelSpirv(
+          k, i, desc.target.vulkanApiVersion, &declaredBytes[i]));
     }
     return Status::ok();
   }
@@ -349,6 +350,16 @@ private:
       if (!rangeInside(r.offset, r.size, desc.buffers[r.buffer].size))
         return fail(bw + " range " + formatRange(r.offset, r.size) +
                     " exceeds " + bufferName(r.buffer));
+      // Without this a kernel could index its fixed-size array past the
+      // range: robustBufferAccess would keep it inside the buffer, not
+      // inside the tensor.
+      const std::vector<uint64_t> &declared = declaredBytes[d.kernel];
+      if (b < declared.size() && r.size < declared[b])
+        return fail(bw + " is " + str(r.size) + " bytes, but kernel " +
+                    str(d.kernel) + " ('" + k.name + "') declares " +
+                    str(declared[b]) +
+                    " bytes for it in its SPIR-V: the kernel would reach "
+                    "past the range bound to it");
       bool texel = bindingKindOf(k, b) == BindingKind::TexelBufferRgba32f;
       // A buffer view covers whole texels.
       if (texel &&
@@ -410,11 +421,25 @@ private:
 
   /// The module being checked.
   const ModuleDesc &desc;
+  /// Per kernel and binding, the bytes its SPIR-V declares there
+  /// (checkKernelSpirv); filled by checkKernels before any dispatch check.
+  std::vector<std::vector<uint64_t>> declaredBytes;
 };
 
 } // namespace
 
 Status verifyModuleDesc(const ModuleDesc &desc) { return Verifier(desc).run(); }
+
+Status checkDeviceFeatures(const DeviceLimits &limits) {
+  if (!limits.robustBufferAccess)
+    return Status::error(
+        "device '" + limits.deviceName +
+        "' does not offer robustBufferAccess: the runtime enables it on "
+        "every device so that a kernel stays inside the ranges bound to it "
+        "(every conformant Vulkan driver offers it; update the driver or "
+        "choose another device)");
+  return Status::ok();
+}
 
 Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
   auto fail = [&](const std::string &msg) {

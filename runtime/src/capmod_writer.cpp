@@ -2,6 +2,7 @@
 
 #include "capture/rt/capmod.h"
 
+#include "capmod_checksum.h"
 #include "capmod_generated.h"
 
 #include <cerrno>
@@ -148,8 +149,10 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
       b, desc.formatVersion, producer, target, kernelVec, bufferVec, weightVec,
       desc.weightsBuffer, constants, desc.constantsBuffer, entryVec);
   fb::FinishModuleBuffer(b, module);
-  return std::vector<uint8_t>(b.GetBufferPointer(),
-                              b.GetBufferPointer() + b.GetSize());
+  std::vector<uint8_t> bytes(b.GetBufferPointer(),
+                             b.GetBufferPointer() + b.GetSize());
+  appendCapmodChecksum(bytes);
+  return bytes;
 }
 
 Status writeCapmodFile(const std::string &path, const ModuleDesc &desc) {

@@ -2,6 +2,7 @@
 
 #include "device_impl.h"
 
+#include "capture/rt/capmod.h"
 #include "cpu_threads.h"
 
 #include <algorithm>
@@ -555,6 +556,15 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   if (vkEnumerateInstanceVersion(&instanceVersion) != VK_SUCCESS)
     instanceVersion = VK_API_VERSION_1_0;
   fillLimits(*impl, instanceVersion);
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(impl->physical, &supported);
+  impl->limits.robustBufferAccess = supported.robustBufferAccess == VK_TRUE;
+  CAPTURE_RT_RETURN_IF_ERROR(checkDeviceFeatures(impl->limits));
+  // Only what the runtime needs: out-of-range accesses of any kernel stay
+  // inside its bindings (reads give 0 or in-range values, writes are
+  // dropped or land in range).
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.robustBufferAccess = VK_TRUE;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{};
@@ -566,6 +576,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
+  deviceInfo.pEnabledFeatures = &enabled;
   CAPTURE_RT_RETURN_IF_ERROR(vkCheckHandle(
       vkCreateDevice(impl->physical, &deviceInfo, nullptr, &impl->device),
       impl->device, "vkCreateDevice", "device '" + impl->info.name + "'"));

@@ -2,6 +2,8 @@
 
 #include "spirv_check.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 
@@ -31,6 +33,16 @@ constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
 constexpr size_t kHeaderWords = 5;
 constexpr uint32_t kOpCapability = 17;
+constexpr uint32_t kOpTypeInt = 21;
+constexpr uint32_t kOpTypeFloat = 22;
+constexpr uint32_t kOpTypeVector = 23;
+constexpr uint32_t kOpTypeMatrix = 24;
+constexpr uint32_t kOpTypeArray = 28;
+constexpr uint32_t kOpTypeStruct = 30;
+constexpr uint32_t kOpConstant = 43;
+constexpr uint32_t kOpMemberDecorate = 72;
+constexpr uint32_t kDecorationArrayStride = 6;
+constexpr uint32_t kDecorationOffset = 35;
 
 std::string hex(uint32_t v) {
   char buf[16];
@@ -89,6 +101,72 @@ Status validateWithSpirvTools(const std::vector<uint32_t> &words,
 }
 #endif
 
+/// a * b and a + b, saturating at UINT64_MAX: a hostile size must not wrap
+/// into a small one.
+uint64_t satMul(uint64_t a, uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+uint64_t satAdd(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/// Bytes that the types of a SPIR-V module occupy, as far as a kernel may
+/// address them: scalars, vectors, matrices, fixed arrays (by their
+/// ArrayStride) and structs (by their member Offsets). A runtime array (or
+/// any type not listed) counts 0 bytes: it claims nothing beyond its offset.
+/// Types are declared after the decorations and the constants they use, so
+/// one pass in stream order sees everything it needs.
+class TypeSizes {
+public:
+  /// Records instruction `opcode` with operand words `ops`.
+  void note(uint32_t opcode, const uint32_t *ops, uint32_t n) {
+    if (opcode == kOpDecorate && n >= 3 && ops[1] == kDecorationArrayStride)
+      strides[ops[0]] = ops[2];
+    else if (opcode == kOpMemberDecorate && n >= 4 &&
+             ops[2] == kDecorationOffset)
+      offsets[{ops[0], ops[1]}] = ops[3];
+    else if (opcode == kOpConstant && n >= 3)
+      constants[ops[1]] =
+          n >= 4 ? ops[2] | static_cast<uint64_t>(ops[3]) << 32 : ops[2];
+    else if ((opcode == kOpTypeInt || opcode == kOpTypeFloat) && n >= 2)
+      sizes[ops[0]] = ops[1] / 8;
+    else if ((opcode == kOpTypeVector || opcode == kOpTypeMatrix) && n >= 3)
+      sizes[ops[0]] = satMul(size(ops[1]), ops[2]);
+    else if (opcode == kOpTypeArray && n >= 3) {
+      auto stride = strides.find(ops[0]);
+      auto length = constants.find(ops[2]);
+      uint64_t count = length == constants.end() ? 0 : length->second;
+      sizes[ops[0]] = satMul(count, stride == strides.end() ? size(ops[1])
+                                                            : stride->second);
+    } else if (opcode == kOpTypeStruct) {
+      uint64_t end = 0, next = 0;
+      for (uint32_t m = 1; m < n; ++m) {
+        auto offset = offsets.find({ops[0], m - 1});
+        uint64_t at = offset == offsets.end() ? next : offset->second;
+        next = satAdd(at, size(ops[m]));
+        end = std::max(end, next);
+      }
+      sizes[ops[0]] = end;
+    }
+  }
+
+  /// The bytes of type `id`; 0 when unknown.
+  uint64_t size(uint32_t id) const {
+    auto it = sizes.find(id);
+    return it == sizes.end() ? 0 : it->second;
+  }
+
+private:
+  /// Type id -> bytes.
+  std::map<uint32_t, uint64_t> sizes;
+  /// Array type id -> ArrayStride.
+  std::map<uint32_t, uint32_t> strides;
+  /// (struct type id, member) -> Offset.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> offsets;
+  /// Constant id -> value (integer constants; others are never lengths).
+  std::map<uint32_t, uint64_t> constants;
+};
+
 } // namespace
 
 bool kernelDeclaresCapability(const KernelDesc &kernel, uint32_t capability) {
@@ -113,7 +191,12 @@ bool spirvToolsValidationEnabled() {
 }
 
 Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
-                        uint32_t vulkanApiVersion) {
+                        uint32_t vulkanApiVersion,
+                        std::vector<uint64_t> *declaredBytes) {
+  // Sized by the bindings the SPIR-V has, never by num_bindings: that
+  // count comes from the file and may be anything.
+  if (declaredBytes)
+    declaredBytes->clear();
   std::string where =
       "capmod: kernel " + std::to_string(index) + " ('" + kernel.name + "'): ";
   const std::vector<uint32_t> &words = kernel.spirv;
@@ -146,6 +229,7 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
   std::map<uint32_t, uint32_t> variableTypes;                 // var -> ptr
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> pointers; // ptr -> (sc, T)
   std::map<uint32_t, bool> images; // image type -> is a Buffer/2/Rgba32f one
+  TypeSizes typeSizes;
 
   for (size_t pos = kHeaderWords; pos < words.size();) {
     uint32_t count = words[pos] >> 16, opcode = words[pos] & 0xffff;
@@ -156,6 +240,7 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
           std::to_string(count) + ", but " +
           std::to_string(words.size() - pos) + " words remain");
     size_t end = pos + count;
+    typeSizes.note(opcode, &words[pos + 1], count - 1);
     if (opcode == kOpEntryPoint && count >= 4 &&
         words[pos + 1] == kExecutionModelGLCompute) {
       std::string name;
@@ -242,6 +327,13 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
     bool buffer = storageClass == kStorageClassStorageBuffer ||
                   storageClass == kStorageClassUniform;
     BindingKind kind = bindingKindOf(kernel, static_cast<size_t>(binding));
+    if (buffer && declaredBytes) {
+      auto b = static_cast<size_t>(binding);
+      if (declaredBytes->size() <= b)
+        declaredBytes->resize(b + 1, 0);
+      (*declaredBytes)[b] =
+          std::max((*declaredBytes)[b], typeSizes.size(pointee));
+    }
     if (kind == BindingKind::TexelBufferRgba32f && !texel)
       return Status::error(
           where + "SPIR-V resource %" + std::to_string(id) + " at binding " +

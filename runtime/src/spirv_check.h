@@ -6,9 +6,10 @@
 // entry point, a LocalSize different from the kernel's workgroup_size,
 // descriptor bindings outside set 0 / 0..num_bindings-1, a binding variable
 // that is not what its binding kind says (a storage buffer, or an RGBA32F
-// storage texel buffer image).
+// storage texel buffer image), and the bytes each buffer binding's type
+// declares (checked against the ranges dispatches bind there).
 //
-// With -DCAPTURE_RT_WITH_SPIRV_TOOLS=ON (off by default, to keep the runtime
+// With -DCAPTURE_RT_WITH_SPIRV_TOOLS=ON (the default; OFF keeps the runtime
 // dependent on Vulkan and FlatBuffers only), also the full SPIRV-Tools
 // validator for the module's Vulkan version: only that stops a hostile but
 // well-formed shader from reaching (and possibly crashing) the driver.
@@ -29,8 +30,13 @@ constexpr uint32_t kSpirvMagic = 0x07230203;
 /// Checks the SPIR-V of `kernel` (index `index` in the module) as described
 /// above; `vulkanApiVersion` (the module's target) picks the SPIRV-Tools
 /// environment. Messages start with "capmod: kernel N ('name'): ".
+/// `declaredBytes`, when given, receives per binding the bytes the SPIR-V
+/// declares for the buffer there (its fixed-size arrays; 0 for a runtime
+/// array or a texel buffer; bindings past its end declare nothing): a range
+/// bound to it must be at least as large.
 Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
-                        uint32_t vulkanApiVersion);
+                        uint32_t vulkanApiVersion,
+                        std::vector<uint64_t> *declaredBytes = nullptr);
 
 /// SPIR-V capability GroupNonUniformArithmetic (subgroup reductions).
 constexpr uint32_t kSpirvCapabilityGroupNonUniformArithmetic = 63;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "capmod_checksum.h"
 #include "capture/rt/capmod.h"
 #include "read_error.h"
 #include "spirv_check.h"
@@ -17,6 +18,7 @@
 using namespace capture::rt;
 using namespace capture::rt::test;
 using ::testing::AllOf;
+using ::testing::AnyOf;
 using ::testing::HasSubstr;
 
 namespace {
@@ -29,6 +31,19 @@ std::string verifyError(const ModuleDesc &desc) {
 
 DispatchDesc &dispatchOf(ModuleDesc &m, size_t entry, size_t command) {
   return m.entries[entry].commands[command].dispatch;
+}
+
+/// The FlatBuffers part of a written module (its checksum trailer cut off).
+std::vector<uint8_t> payloadOf(std::vector<uint8_t> bytes) {
+  bytes.resize(bytes.size() - kCapmodTrailerBytes);
+  return bytes;
+}
+
+/// `payload` with a valid checksum: how a hostile (not a damaged) file
+/// looks, to reach the checks behind the checksum.
+std::vector<uint8_t> sealed(std::vector<uint8_t> payload) {
+  appendCapmodChecksum(payload);
+  return payload;
 }
 
 TEST(Capmod, RoundTrip) {
@@ -61,22 +76,68 @@ TEST(Capmod, RoundTrip) {
 
 TEST(Capmod, EveryTruncatedPrefixIsACleanError) {
   std::vector<uint8_t> bytes = writeCapmod(makeTestModule());
-  for (size_t n = 0; n < bytes.size(); ++n) {
-    Result<ModuleDesc> r = readCapmod(bytes.data(), n);
+  // As damaged: no prefix keeps a valid checksum trailer.
+  for (size_t n = 0; n < bytes.size(); ++n)
+    ASSERT_THAT(readCapmod(bytes.data(), n).message(), HasSubstr("capmod: "))
+        << "prefix of " << n;
+  EXPECT_THAT(readCapmod(bytes.data(), 5).message(),
+              HasSubstr("file too small: 5 bytes"));
+  EXPECT_THAT(readCapmod(bytes.data(), bytes.size() / 2).message(),
+              HasSubstr("no checksum"));
+  // As hostile: every prefix of the FlatBuffers part, resealed, reaches
+  // the FlatBuffers verifier.
+  std::vector<uint8_t> payload = payloadOf(bytes);
+  for (size_t n = 8; n < payload.size(); ++n) {
+    std::vector<uint8_t> prefix =
+        sealed(std::vector<uint8_t>(payload.begin(), payload.begin() + n));
+    Result<ModuleDesc> r = readCapmod(prefix.data(), prefix.size());
     if (r.isOk()) {
       // FlatBuffers has no length field: only trailing alignment padding
       // (after the last string's NUL) can go unnoticed, and then nothing
       // of the content is lost.
-      ASSERT_GE(n + 8, bytes.size()) << "prefix of " << n << " accepted";
+      ASSERT_GE(n + 8, payload.size()) << "prefix of " << n << " accepted";
       ASSERT_EQ(writeCapmod(r.value()), bytes) << "prefix of " << n;
       continue;
     }
     ASSERT_THAT(r.message(), HasSubstr("capmod: "));
   }
-  EXPECT_THAT(readCapmod(bytes.data(), 5).message(),
-              HasSubstr("file too small: 5 bytes"));
-  EXPECT_THAT(readCapmod(bytes.data(), bytes.size() / 2).message(),
+  std::vector<uint8_t> half = sealed(std::vector<uint8_t>(
+      payload.begin(), payload.begin() + payload.size() / 2));
+  EXPECT_THAT(readCapmod(half.data(), half.size()).message(),
               HasSubstr("corrupt or truncated"));
+}
+
+TEST(Capmod, ChecksumCatchesEveryFlippedByte) {
+  std::vector<uint8_t> good = writeCapmod(makeTestModule());
+  for (size_t at = 8; at < good.size(); ++at) {
+    std::vector<uint8_t> bytes = good;
+    bytes[at] ^= 0x10;
+    std::string message = readCapmod(bytes.data(), bytes.size()).message();
+    ASSERT_THAT(message,
+                AnyOf(HasSubstr("checksum mismatch"), HasSubstr("no checksum")))
+        << "byte " << at;
+  }
+  std::vector<uint8_t> bytes = good;
+  bytes[good.size() / 2] ^= 1;
+  EXPECT_THAT(
+      readCapmod(bytes.data(), bytes.size()).message(),
+      AllOf(HasSubstr("checksum mismatch: the file's " +
+                      std::to_string(good.size() - 12) + " bytes hash to 0x"),
+            HasSubstr("(XXH3-64), its trailer says 0x"),
+            HasSubstr("damaged after it was written")));
+}
+
+TEST(Capmod, MissingChecksumNamesAnOlderFormat) {
+  ModuleDesc desc = makeTestModule();
+  desc.formatVersion = 3;
+  std::vector<uint8_t> old = payloadOf(writeCapmod(desc));
+  EXPECT_THAT(readCapmod(old.data(), old.size()).message(),
+              AllOf(HasSubstr("no checksum"),
+                    HasSubstr("written for format_version 3"),
+                    HasSubstr("rebuild it with a matching capture-aot")));
+  std::vector<uint8_t> current = payloadOf(writeCapmod(makeTestModule()));
+  EXPECT_THAT(readCapmod(current.data(), current.size()).message(),
+              HasSubstr("truncated or was not written by capture-aot"));
 }
 
 TEST(Capmod, WrongFileIdentifier) {
@@ -90,35 +151,40 @@ TEST(Capmod, WrongFileIdentifier) {
 
 TEST(Capmod, OtherFormatVersion) {
   ModuleDesc desc = makeTestModule();
-  for (uint32_t version : {1u, 2u, 4u}) {
+  for (uint32_t version : {1u, 2u, 3u, kCapmodFormatVersion + 1}) {
     desc.formatVersion = version;
     EXPECT_THAT(readError(desc),
                 AllOf(HasSubstr("format_version " + std::to_string(version)),
-                      HasSubstr("reads format_version 3")));
+                      HasSubstr("reads format_version " +
+                                std::to_string(kCapmodFormatVersion))));
   }
 }
 
 TEST(Capmod, OtherFormatVersionWithIncompatibleContent) {
-  // A version-4 file whose tables do not verify against the version-3
-  // schema is still reported as a version mismatch.
+  // A newer file whose tables do not verify against this schema is still
+  // reported as a version mismatch.
   ModuleDesc desc = makeTestModule();
-  desc.formatVersion = 4;
-  std::vector<uint8_t> bytes = writeCapmod(desc);
-  bytes.resize(bytes.size() - 64);
+  desc.formatVersion = kCapmodFormatVersion + 1;
+  std::vector<uint8_t> payload = payloadOf(writeCapmod(desc));
+  payload.resize(payload.size() - 64);
+  std::vector<uint8_t> bytes = sealed(payload);
   Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
   ASSERT_TRUE(r.isError());
-  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version 4"));
+  EXPECT_THAT(r.message(), HasSubstr("unsupported format_version " +
+                                     std::to_string(kCapmodFormatVersion + 1)));
 }
 
 TEST(Capmod, RandomCorruptionNeverCrashes) {
-  std::vector<uint8_t> good = writeCapmod(makeTestModule());
+  // Resealed after the damage: a hostile file, past the checksum.
+  std::vector<uint8_t> good = payloadOf(writeCapmod(makeTestModule()));
   std::mt19937 rng(1234);
   size_t accepted = 0;
   for (int iter = 0; iter < 3000; ++iter) {
-    std::vector<uint8_t> bytes = good;
+    std::vector<uint8_t> payload = good;
     int flips = 1 + static_cast<int>(rng() % 4);
     for (int f = 0; f < flips; ++f)
-      bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
+      payload[rng() % payload.size()] = static_cast<uint8_t>(rng());
+    std::vector<uint8_t> bytes = sealed(payload);
     Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
     if (r.isOk())
       ++accepted; // e.g. a changed float in an initial value
@@ -167,6 +233,20 @@ TEST(CapmodVerify, MisalignedBindingOffset) {
   EXPECT_THAT(readError(desc),
               HasSubstr("binding 1 offset 260 is not a multiple of "
                         "target.binding_alignment 256"));
+}
+
+TEST(CapmodVerify, RangeHoldsWhatTheKernelDeclares) {
+  // The test tensors are [2, 4] floats: 32 bytes per binding.
+  ModuleDesc desc = makeTestModule();
+  desc.kernels[kAdd].spirv = loadKernel("fixed_add8");
+  Status fits = verifyModuleDesc(desc);
+  EXPECT_TRUE(fits.isOk()) << fits.message();
+  desc.kernels[kAdd].spirv = loadKernel("fixed_add16");
+  EXPECT_THAT(readError(desc),
+              HasSubstr("dispatch 0 of entry 'predict': binding 0 is 32 "
+                        "bytes, but kernel 0 ('add_0') declares 64 bytes for "
+                        "it in its SPIR-V: the kernel would reach past the "
+                        "range bound to it"));
 }
 
 TEST(CapmodVerify, BindingCountMismatch) {
@@ -415,6 +495,16 @@ TEST(CapmodVerify, DisjointWritesNeedNoBarrier) {
   // Overlap inside one dispatch (in-place update) is the kernel's business.
   dispatchOf(desc, 0, 0).bindings[0] = {kScratch, 0, 32};
   EXPECT_TRUE(verifyModuleDesc(desc).isOk());
+}
+
+TEST(CapmodVerify, DeviceFeatures) {
+  DeviceLimits limits = lavapipeLikeLimits();
+  EXPECT_TRUE(checkDeviceFeatures(limits).isOk());
+  limits.robustBufferAccess = false;
+  EXPECT_THAT(checkDeviceFeatures(limits).message(),
+              AllOf(HasSubstr("device 'test-device' does not offer "
+                              "robustBufferAccess"),
+                    HasSubstr("stays inside the ranges bound to it")));
 }
 
 TEST(CapmodVerify, DeviceLimits) {

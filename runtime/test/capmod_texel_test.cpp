@@ -37,7 +37,7 @@ TEST(CapmodTexel, BindingKindsRoundTrip) {
   std::vector<uint8_t> bytes = writeCapmod(desc);
   Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
   ASSERT_TRUE(r.isOk()) << r.message();
-  EXPECT_EQ(r->formatVersion, 3u);
+  EXPECT_EQ(r->formatVersion, kCapmodFormatVersion);
   for (size_t k = 0; k < 2; ++k)
     EXPECT_EQ(r->kernels[k].bindingKinds,
               (std::vector<BindingKind>{BindingKind::TexelBufferRgba32f,

@@ -73,6 +73,8 @@ TEST(Device, SelectsTheCpuDevice) {
     ASSERT_TRUE(device.isOk()) << sel << ": " << device.message();
     EXPECT_EQ(device.value()->info().type, DeviceType::Cpu) << sel;
     EXPECT_STREQ(deviceTypeName(device.value()->info().type), "cpu");
+    // Created with robustBufferAccess, which it must offer.
+    EXPECT_TRUE(device.value()->limits().robustBufferAccess) << sel;
   }
 }
 

@@ -185,6 +185,7 @@ DeviceLimits lavapipeLikeLimits() {
   l.maxStorageImagesPerSet = 64;
   l.rgba32fStorageTexelBuffer = true;
   l.subgroupArithmetic = true;
+  l.robustBufferAccess = true;
   return l;
 }
 

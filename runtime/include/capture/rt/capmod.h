@@ -3,8 +3,8 @@
 // Library capture-capmod (FlatBuffers only, no Vulkan). Reading is split in
 // three steps so that each can be tested alone and so that nothing reaches
 // the device before every bound is checked:
-//   parseCapmod        identifier, format version, FlatBuffers verifier,
-//                      conversion to a ModuleDesc;
+//   parseCapmod        identifier, checksum, format version, FlatBuffers
+//                      verifier, conversion to a ModuleDesc;
 //   verifyModuleDesc   every index/offset/size/name/SPIR-V header check that
 //                      does not depend on the device;
 //   verifyForDevice    the checks against a device's limits.
@@ -92,7 +92,15 @@ struct DeviceLimits {
   /// arithmetic operations), which kernels declaring the SPIR-V capability
   /// GroupNonUniformArithmetic need.
   bool subgroupArithmetic = false;
+  /// Whether the device offers the robustBufferAccess feature; a runtime
+  /// device is only ever created with it enabled (checkDeviceFeatures).
+  bool robustBufferAccess = false;
 };
+
+/// Checks that a device offers the features the runtime enables on every
+/// device it creates: robustBufferAccess, so that no kernel, however
+/// hostile, reads or writes outside the ranges bound to it.
+Status checkDeviceFeatures(const DeviceLimits &limits);
 
 /// Checks `desc` (already verified) against the limits of a device.
 Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits);

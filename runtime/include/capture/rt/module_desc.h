@@ -25,7 +25,7 @@
 namespace capture::rt {
 
 /// The only format version this runtime reads and writes.
-constexpr uint32_t kCapmodFormatVersion = 3;
+constexpr uint32_t kCapmodFormatVersion = 4;
 
 /// What a device buffer holds; values match `capture.capmod.BufferKind`.
 enum class BufferKind : uint8_t {
