@@ -1,6 +1,6 @@
 //===- capmod.h - Reading, verifying and writing .capmod files --*- C++ -*-===//
 //
-// Library capture-capmod (FlatBuffers only, no Vulkan). Reading is split in
+// Library capture-capmod (FlatBuffers and xxHash, no Vulkan). Reading is split in
 // three steps so that each can be tested alone and so that nothing reaches
 // the device before every bound is checked:
 //   parseCapmod        identifier, checksum, format version, FlatBuffers
