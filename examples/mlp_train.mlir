@@ -3,16 +3,18 @@
 // 128, AdamW(lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight_decay 0.01) after
 // clip_grad_norm_(1.0); plus a batch-1 forward entry that shares the
 // weights (a step's update is what the next prediction uses). Weights use
-// PyTorch's names and Linear layout W[out, in].
+// PyTorch's names and Linear layout W[out, in], and nn.Linear's default
+// initialization (`#ag.init<linear, ...>`, evaluated at load; `--param`
+// replaces any of them).
 //
 //   capture-aot examples/mlp_train.mlir -o mlp.capmod
 
-ag.weight @fc1.weight trainable : tensor<256x784xf32>
-ag.weight @fc1.bias trainable : tensor<256xf32>
-ag.weight @fc2.weight trainable : tensor<256x256xf32>
-ag.weight @fc2.bias trainable : tensor<256xf32>
-ag.weight @fc3.weight trainable : tensor<10x256xf32>
-ag.weight @fc3.bias trainable : tensor<10xf32>
+ag.weight @fc1.weight trainable : tensor<256x784xf32> = #ag.init<linear, fan_in = 784, seed = 1>
+ag.weight @fc1.bias trainable : tensor<256xf32> = #ag.init<linear, fan_in = 784, seed = 2>
+ag.weight @fc2.weight trainable : tensor<256x256xf32> = #ag.init<linear, fan_in = 256, seed = 3>
+ag.weight @fc2.bias trainable : tensor<256xf32> = #ag.init<linear, fan_in = 256, seed = 4>
+ag.weight @fc3.weight trainable : tensor<10x256xf32> = #ag.init<linear, fan_in = 256, seed = 5>
+ag.weight @fc3.bias trainable : tensor<10xf32> = #ag.init<linear, fan_in = 256, seed = 6>
 
 ag.train_step @train(%x: tensor<128x784xf32> {ag.name = "x"},
                      %labels: tensor<128xi32> {ag.name = "labels"})

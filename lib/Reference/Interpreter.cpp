@@ -1,6 +1,8 @@
 //===- Interpreter.cpp - CPU reference interpreter of the ag dialect ------===//
 
 #include "capture/Reference/Interpreter.h"
+#include "capture/Dialect/Ag/IR/AgInitializer.h"
+#include "capture/rt/initializer.h"
 
 #include "Kernels.h"
 #include "OpEval.h"
@@ -230,8 +232,14 @@ private:
 
 } // namespace
 
-/// The initial value of `weight` (zeros without one), rounded to
-/// `precision`.
+/// Whether `weight` has no initial value: the caller must give one.
+static bool isUnset(ag::WeightOp weight) {
+  return !weight.getInitialValue() && !weight.getInitializer();
+}
+
+/// The initial value of `weight` (which is not unset), rounded to
+/// `precision`: its elements, or its #ag.init rule evaluated by the
+/// runtime's own code, so that both start from the same bits.
 static FailureOr<Tensor> initialWeight(ag::WeightOp weight,
                                        Precision precision) {
   if (std::optional<ElementsAttr> init = weight.getInitialValue())
@@ -240,7 +248,13 @@ static FailureOr<Tensor> initialWeight(ag::WeightOp weight,
   if (failed(
           checkMaterialisable(weight, shape, "weight @" + weight.getSymName())))
     return failure();
-  return Tensor::filled(std::vector<int64_t>(shape.begin(), shape.end()), 0.0);
+  std::vector<int64_t> dims(shape.begin(), shape.end());
+  std::vector<float> values(weight.getTensorType().getNumElements());
+  rt::evaluateInitializer(ag::toInitializerDesc(*weight.getInitializer()),
+                          values.size(), values.data());
+  return rounded(Tensor::of(std::move(dims),
+                            std::vector<double>(values.begin(), values.end())),
+                 precision);
 }
 
 /// Checks the caller's weights and moments of `state` against `module` and
@@ -285,7 +299,8 @@ LogicalResult reference::initializeWeights(ModuleOp module,
   if (failed(prepareState(module, updated, precision)))
     return failure();
   for (ag::WeightOp weight : module.getOps<ag::WeightOp>()) {
-    if (updated.weights.count(weight.getSymName().str()))
+    // An unset weight stays absent: reading it is the error.
+    if (updated.weights.count(weight.getSymName().str()) || isUnset(weight))
       continue;
     FailureOr<Tensor> value = initialWeight(weight, precision);
     if (failed(value))
@@ -421,6 +436,16 @@ FailureOr<const Tensor *> Evaluator::loadWeight(Operation *op,
   if (!weight)
     return op->emitError() << "refers to @" << name
                            << ", which is not an ag.weight of this module";
+  if (isUnset(weight)) {
+    InFlightDiagnostic diag =
+        op->emitError()
+        << "reads weight @" << name
+        << ", which has no initial value and was not given: give it (--param "
+        << name
+        << "=FILE.npy) or an initializer in the model (= #ag.init<...>)";
+    diag.attachNote(weight.getLoc()) << "@" << name << " is declared here";
+    return failure();
+  }
   FailureOr<Tensor> value = initialWeight(weight, precision);
   if (failed(value))
     return failure();

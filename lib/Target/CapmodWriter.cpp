@@ -11,6 +11,7 @@
 #include "capture/Target/Capmod.h"
 
 #include "capture/Conversion/Passes.h"
+#include "capture/Dialect/Ag/IR/AgInitializer.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "capture/rt/capmod.h"
@@ -22,6 +23,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace capture;
@@ -78,6 +81,26 @@ static std::vector<uint8_t> bytesOf(ElementsAttr value) {
     bytes.insert(bytes.end(), p, p + sizeof(float));
   }
   return bytes;
+}
+
+/// Sets `w`'s initial value from f32 elements: a splat stays one value (a
+/// constant initializer, or zeros for +0.0), so that a huge weight with one
+/// value costs a few bytes in the file, not its size. (A non-finite splat
+/// keeps its bytes: constant initializers are finite.)
+static void setInitialValue(rt::WeightDesc &w, ElementsAttr value) {
+  float v = value.isSplat()
+                ? (*value.getValues<APFloat>().begin()).convertToFloat()
+                : 0.0f;
+  if (!value.isSplat() || !std::isfinite(v)) {
+    w.init = bytesOf(value);
+    return;
+  }
+  rt::InitializerDesc rule;
+  if (v != 0.0f || std::signbit(v)) {
+    rule.kind = rt::InitKind::Constant;
+    rule.value = v;
+  }
+  w.initializer = rule;
 }
 
 /// The spirv.module of gpu.module `name`.
@@ -409,8 +432,10 @@ LogicalResult Writer::write(rt::ModuleDesc &out) {
     w.trainable = weight.getTrainable();
     w.offset = place.getOffset();
     w.size = type.getNumElements() * sizeof(float);
-    if (std::optional<ElementsAttr> value = weight.getInitialValue())
-      w.init = bytesOf(*value);
+    if (std::optional<InitAttr> rule = weight.getInitializer())
+      w.initializer = toInitializerDesc(*rule);
+    else if (std::optional<ElementsAttr> value = weight.getInitialValue())
+      setInitialValue(w, *value);
     desc->weights.push_back(std::move(w));
   }
 

@@ -300,6 +300,16 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
       wd.size = w->size();
       if (w->init())
         wd.init = toVector(w->init());
+      if (const fb::Initializer *i = w->initializer())
+        // Kept as read, unknown kinds included: verifyModuleDesc names them.
+        wd.initializer = InitializerDesc{static_cast<InitKind>(i->kind()),
+                                         i->value(),
+                                         i->low(),
+                                         i->high(),
+                                         i->mean(),
+                                         i->std(),
+                                         i->fan_in(),
+                                         i->seed()};
       desc.weights.push_back(std::move(wd));
     }
   }

@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/initializer.h"
 #include "capture/rt/replay_stream.h"
+#include "capture/rt/tensor.h"
 
 #include "check_util.h"
 #include "spirv_check.h"
@@ -219,6 +221,18 @@ private:
         return fail(where + ": init has " + str(w.init->size()) +
                     " bytes, expected " + str(w.size) +
                     " (the weight's size) or none");
+      if (w.initializer) {
+        if (w.init)
+          return fail(where + " has both init bytes and an initializer, "
+                              "expected at most one");
+        if (w.dtype != DType::F32 && w.initializer->kind != InitKind::Zeros)
+          return fail(where + ": a " + initKindName(w.initializer->kind) +
+                      " initializer needs an f32 weight, got " +
+                      dtypeName(w.dtype));
+        Status s = checkInitializer(*w.initializer, "capmod: " + where);
+        if (s.isError())
+          return s;
+      }
       ranges.emplace_back(w.offset, w.size, w.name);
     }
     return checkDisjoint(std::move(ranges), "weights");

@@ -129,9 +129,14 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
     auto name = b.CreateString(w.name);
     auto shape = b.CreateVector(w.shape);
     auto init = w.init ? b.CreateVector(*w.init) : 0;
-    weights.push_back(fb::CreateWeight(b, name, shape,
-                                       static_cast<fb::DType>(w.dtype),
-                                       w.trainable, w.offset, w.size, init));
+    flatbuffers::Offset<fb::Initializer> initializer;
+    if (const std::optional<InitializerDesc> &i = w.initializer)
+      initializer = fb::CreateInitializer(b, static_cast<fb::InitKind>(i->kind),
+                                          i->value, i->low, i->high, i->mean,
+                                          i->std, i->fanIn, i->seed);
+    weights.push_back(
+        fb::CreateWeight(b, name, shape, static_cast<fb::DType>(w.dtype),
+                         w.trainable, w.offset, w.size, init, initializer));
   }
   std::vector<flatbuffers::Offset<fb::Entry>> entries;
   for (const EntryDesc &e : desc.entries)

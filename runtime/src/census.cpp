@@ -218,6 +218,7 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
   for (const WeightDesc &w : desc.weights) {
     ++c.weights;
     c.trainableWeights += w.trainable;
+    c.unsetWeights += !w.init && !w.initializer;
     if (__builtin_add_overflow(c.weightBytes, w.size, &c.weightBytes))
       return Status::error("the weight sizes sum past 2^64 - 1 bytes, "
                            "expected a total that fits 64 bits");

@@ -3,6 +3,7 @@
 #include "module_impl.h"
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/initializer.h"
 
 #include <cstring>
 
@@ -47,6 +48,29 @@ bool inputBufferExclusive(const ModuleDesc &desc, size_t e) {
             return false;
   }
   return true;
+}
+
+/// The weights whose bytes a dispatch of `entry` binds, in module order.
+std::vector<size_t> weightsReadBy(const ModuleDesc &desc,
+                                  const EntryDesc &entry) {
+  std::vector<size_t> read;
+  if (desc.weightsBuffer < 0)
+    return read;
+  auto wb = static_cast<uint32_t>(desc.weightsBuffer);
+  for (size_t w = 0; w < desc.weights.size(); ++w) {
+    const WeightDesc &weight = desc.weights[w];
+    bool bound = false;
+    for (const CommandDesc &c : entry.commands) {
+      if (c.kind != CommandDesc::Kind::Dispatch)
+        continue;
+      for (const BufferRangeDesc &r : c.dispatch.bindings)
+        bound |= r.buffer == wb && r.offset < weight.offset + weight.size &&
+                 weight.offset < r.offset + r.size;
+    }
+    if (bound)
+      read.push_back(w);
+  }
+  return read;
 }
 
 /// Allocates everything, uploads weights and constants, records entries.
@@ -108,6 +132,7 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
     const EntryDesc &e = m.desc.entries[i];
     EntryState state;
     state.index = i;
+    state.weightsRead = weightsReadBy(m.desc, e);
     state.cmd = cmds[i];
     if (e.train)
       state.train = makeTrainRuntime(e);
@@ -134,14 +159,27 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
   }
   CAPTURE_RT_RETURN_IF_ERROR(createDescriptorSets(m));
 
+  if (!sharedWeights)
+    m.unsetWeights = std::make_shared<std::set<std::string>>();
   if (m.desc.weightsBuffer >= 0 && !sharedWeights) {
-    // One upload of the whole buffer: absent initial values and the gaps
-    // between weights become zeros.
+    // One upload of the whole buffer: initializers are evaluated here;
+    // unset weights and the gaps between weights become zeros (never read
+    // as such: a replay reading an unset weight is refused).
     uint32_t wb = static_cast<uint32_t>(m.desc.weightsBuffer);
     std::vector<uint8_t> image(m.desc.buffers[wb].size, 0);
-    for (const WeightDesc &w : m.desc.weights)
-      if (w.init && w.size)
-        std::memcpy(image.data() + w.offset, w.init->data(), w.size);
+    std::vector<float> values;
+    for (const WeightDesc &w : m.desc.weights) {
+      if (w.init) {
+        if (w.size)
+          std::memcpy(image.data() + w.offset, w.init->data(), w.size);
+      } else if (w.initializer) {
+        values.resize(w.size / sizeof(float));
+        evaluateInitializer(*w.initializer, values.size(), values.data());
+        std::memcpy(image.data() + w.offset, values.data(), w.size);
+      } else {
+        m.unsetWeights->insert(w.name);
+      }
+    }
     CAPTURE_RT_RETURN_IF_ERROR(
         m.upload(wb, 0, image.data(), image.size(), "initial weights"));
   }
@@ -374,6 +412,8 @@ Result<std::unique_ptr<Module>> Module::load(std::shared_ptr<Device> device,
     shared = std::move(w).value();
   }
   auto impl = std::make_unique<Impl>(std::move(device), std::move(desc));
+  if (shared)
+    impl->unsetWeights = options.shareWeightsWith->impl_->unsetWeights;
   CAPTURE_RT_RETURN_IF_ERROR(build(*impl, std::move(shared)));
   return std::unique_ptr<Module>(new Module(std::move(impl)));
 }
@@ -415,9 +455,11 @@ Status Module::setParam(std::string_view name, const HostTensor &value) {
   const WeightDesc &weight = *w.value();
   CAPTURE_RT_RETURN_IF_ERROR(checkTensor("parameter '" + weight.name + "'",
                                          weight.shape, weight.dtype, value));
-  return impl_->upload(static_cast<uint32_t>(impl_->desc.weightsBuffer),
-                       weight.offset, value.data.data(), value.data.size(),
-                       "parameter '" + weight.name + "'");
+  CAPTURE_RT_RETURN_IF_ERROR(impl_->upload(
+      static_cast<uint32_t>(impl_->desc.weightsBuffer), weight.offset,
+      value.data.data(), value.data.size(), "parameter '" + weight.name + "'"));
+  impl_->unsetWeights->erase(weight.name);
+  return Status::ok();
 }
 
 Result<HostTensor> Module::getParam(std::string_view name) {

@@ -13,6 +13,7 @@
 #include "profile.h"
 
 #include <optional>
+#include <set>
 
 namespace capture::rt {
 
@@ -81,6 +82,9 @@ struct EntryState {
   std::vector<uint64_t> probeOffsets;
   /// Present exactly for training entries.
   std::optional<TrainRuntime> train;
+  /// The weights (indices into ModuleDesc::weights) whose bytes a dispatch
+  /// of the entry binds: each must hold a value before the entry runs.
+  std::vector<size_t> weightsRead;
 };
 
 struct Module::Impl {
@@ -125,6 +129,10 @@ struct Module::Impl {
   Device::Impl &dev;
   /// The verified module contents.
   ModuleDesc desc;
+  /// Names of the weights that hold no value yet (no initial value in the
+  /// file and never set); shared with every module that shares the Weights
+  /// buffer, since setting a weight through one sets it for all.
+  std::shared_ptr<std::set<std::string>> unsetWeights;
   /// One device buffer per ModuleDesc::buffers entry; shared_ptr because
   /// the Weights buffer may be shared with other modules
   /// (LoadOptions::shareWeightsWith): the last user frees it.

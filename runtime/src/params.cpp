@@ -100,8 +100,12 @@ Status Module::setParams(const std::vector<NamedTensor> &params,
     std::memcpy(image.data() + w.offset, given[i]->data.data(), w.size);
     regions.push_back({w.offset, w.offset, w.size});
   }
-  return impl_->uploadRegions(wb, image, regions,
-                              std::to_string(regions.size()) + " parameters");
+  CAPTURE_RT_RETURN_IF_ERROR(impl_->uploadRegions(
+      wb, image, regions, std::to_string(regions.size()) + " parameters"));
+  for (size_t i = 0; i < desc.weights.size(); ++i)
+    if (given[i])
+      impl_->unsetWeights->erase(desc.weights[i].name);
+  return Status::ok();
 }
 
 Result<std::vector<NamedTensor>> Module::getParams() {

@@ -23,6 +23,34 @@ std::string describeSlots(const std::vector<const TensorSlotDesc *> &slots) {
   return s.empty() ? "none" : s;
 }
 
+/// Refuses to run `entry` while a weight it reads holds no value: zeros
+/// there would train or predict silently from nothing.
+Status checkWeightsSet(const Module::Impl &m, const EntryDesc &entry,
+                       const EntryState &state) {
+  if (m.unsetWeights->empty())
+    return Status::ok();
+  std::vector<const WeightDesc *> unset;
+  for (size_t w : state.weightsRead)
+    if (m.unsetWeights->count(m.desc.weights[w].name))
+      unset.push_back(&m.desc.weights[w]);
+  if (unset.empty())
+    return Status::ok();
+  bool many = unset.size() > 1;
+  std::string names;
+  for (const WeightDesc *w : unset)
+    names += (names.empty() ? "'" : ", '") + w->name + "' " +
+             formatType(w->shape, w->dtype);
+  const WeightDesc &first = *unset.front();
+  return Status::error(
+      "entry '" + entry.name + "' reads weight" + (many ? "s " : " ") + names +
+      " that the module gives no initial value and that " +
+      (many ? "were" : "was") + " never set: set " + (many ? "them" : "it") +
+      " with Module::setParam or setParams (capture-run: --param " +
+      first.name + "=FILE.npy), or give " + (many ? "each" : "it") +
+      " an initializer in the model (ag.weight @" + first.name +
+      " ... = #ag.init<...>)");
+}
+
 /// Matches `inputs` to the entry's input slots: each exactly once, with the
 /// declared shape and dtype, except the inputs the runtime fills (training
 /// entries), which must not be given. Fills `given` (parallel to
@@ -214,6 +242,7 @@ Result<RunResult> Module::runFull(std::string_view entryName,
   const EntryDesc &entry = m.desc.entries[index.value()];
   EntryState &state = m.entries[index.value()];
 
+  CAPTURE_RT_RETURN_IF_ERROR(checkWeightsSet(m, entry, state));
   std::vector<const HostTensor *> given;
   CAPTURE_RT_RETURN_IF_ERROR(matchInputs(entry, inputs, given));
   std::vector<size_t> probes;

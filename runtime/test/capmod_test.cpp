@@ -398,7 +398,7 @@ TEST(CapmodVerify, Weights) {
   desc.weights[1].offset = 16;
   EXPECT_THAT(readError(desc), HasSubstr("overlap"));
   desc = makeTestModule();
-  desc.weights[0].init.reset(); // absent: zeros, allowed
+  desc.weights[0].init.reset(); // absent: unset, allowed (refused at run time)
   EXPECT_TRUE(verifyModuleDesc(desc).isOk());
 }
 

@@ -64,7 +64,18 @@ TEST(Census, CountsTheTestModule) {
   EXPECT_EQ(c.bufferBytes, 768u + 768 + 256 + 32 + 512);
   EXPECT_EQ(c.weights, 1u);
   EXPECT_EQ(c.trainableWeights, 1u);
+  EXPECT_EQ(c.unsetWeights, 0u);
   EXPECT_EQ(c.weightBytes, 32u);
+}
+
+TEST(Census, CountsUnsetWeights) {
+  ModuleDesc desc = makeTestModule();
+  desc.weights[0].init.reset();
+  Result<ModuleCensus> c = moduleCensus(desc);
+  ASSERT_TRUE(c.isOk()) << c.message();
+  EXPECT_EQ(c->unsetWeights, 1u);
+  desc.weights[0].initializer = InitializerDesc{};
+  EXPECT_EQ(moduleCensus(desc)->unsetWeights, 0u);
 }
 
 /// A dispatch of kernel 0 reading `reads` and writing `writes` (ranges of

@@ -1,6 +1,7 @@
 //===- module_test.cpp - Loading and replaying modules on a device --------===//
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/initializer.h"
 #include "capture/rt/module.h"
 #include "device_fixture.h"
 #include "test_util.h"
@@ -127,7 +128,8 @@ TEST_F(ModuleTest, ProbesReadBackTheLastReplay) {
 
 TEST_F(ModuleTest, EntryWithoutInputsOrOutputs) {
   ModuleDesc desc = makeTestModule();
-  desc.weights[0].init.reset(); // absent initial value: zeros
+  desc.weights[0].init.reset();
+  desc.weights[0].initializer = InitializerDesc{}; // zeros
   std::unique_ptr<Module> m = load(desc);
   ASSERT_TRUE(m);
   Result<std::vector<NamedTensor>> bias = m->run("bias", {});
@@ -144,6 +146,62 @@ TEST_F(ModuleTest, EntryWithoutInputsOrOutputs) {
   Result<HostTensor> h2 = m->readProbe("side", "h2");
   ASSERT_TRUE(h2.isOk()) << h2.message();
   EXPECT_THAT(h2->asF32(), ElementsAreArray(x2));
+}
+
+TEST_F(ModuleTest, UnsetWeightIsRefusedUntilSet) {
+  ModuleDesc desc = makeTestModule();
+  desc.weights[0].init.reset(); // neither bytes nor an initializer
+  std::unique_ptr<Module> m = load(desc);
+  ASSERT_TRUE(m);
+  EXPECT_THAT(runError(*m, "bias", {}),
+              AllOf(HasSubstr("entry 'bias' reads weight 'w' [2, 4] (f32) "
+                              "that the module gives no initial value and "
+                              "that was never set"),
+                    HasSubstr("--param w=FILE.npy"), HasSubstr("#ag.init<")));
+  EXPECT_EQ(m->counters().lastSubmits, 0u);
+  // Refused every time until set; then every entry runs.
+  EXPECT_THAT(runError(*m, "predict", predictInputs(inputX(), inputB())),
+              HasSubstr("entry 'predict' reads weight 'w'"));
+  ASSERT_TRUE(
+      m->setParam("w", HostTensor::f32({2, 4}, initialWeights())).isOk());
+  Result<std::vector<NamedTensor>> bias = m->run("bias", {});
+  ASSERT_TRUE(bias.isOk()) << bias.message();
+
+  // setParams sets it too, and a module sharing the weights sees it set.
+  std::unique_ptr<Module> a = load(desc);
+  ASSERT_TRUE(a);
+  LoadOptions share;
+  share.shareWeightsWith = a.get();
+  Result<std::unique_ptr<Module>> b = Module::load(device, desc, share);
+  ASSERT_TRUE(b.isOk()) << b.message();
+  EXPECT_THAT(runError(*b.value(), "bias", {}), HasSubstr("never set"));
+  ASSERT_TRUE(
+      a->setParams({{"w", HostTensor::f32({2, 4}, initialWeights())}}).isOk());
+  EXPECT_TRUE(b.value()->run("bias", {}).isOk());
+}
+
+TEST_F(ModuleTest, InitializersAreEvaluatedAtLoad) {
+  ModuleDesc desc = makeTestModule();
+  desc.weights[0].init.reset();
+  InitializerDesc uniform{InitKind::Uniform};
+  uniform.low = -0.5f;
+  uniform.high = 0.25f;
+  uniform.seed = 7;
+  desc.weights[0].initializer = uniform;
+  std::unique_ptr<Module> m = load(desc);
+  ASSERT_TRUE(m);
+  std::vector<float> expected(8);
+  evaluateInitializer(uniform, expected.size(), expected.data());
+  Result<HostTensor> w = m->getParam("w");
+  ASSERT_TRUE(w.isOk()) << w.message();
+  EXPECT_EQ(w->asF32(), expected);
+  // The entry reads the evaluated values: o = w + c.
+  Result<std::vector<NamedTensor>> bias = m->run("bias", {});
+  ASSERT_TRUE(bias.isOk()) << bias.message();
+  std::vector<float> c = constantValues(), o(8);
+  for (size_t i = 0; i < 8; ++i)
+    o[i] = expected[i] + c[i];
+  EXPECT_EQ(bias.value()[0].tensor.asF32(), o);
 }
 
 TEST_F(ModuleTest, ModuleKeepsItsDeviceAlive) {

@@ -5,7 +5,7 @@
 // RUN: capture-interp %s --entry main --param w=%t/w.npy | FileCheck %s --check-prefix=PARAM
 
 ag.weight @w : tensor<3x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]>
-ag.weight @b : tensor<2xf32>
+ag.weight @b : tensor<2xf32> = #ag.init<zeros>
 
 // a = [[1, 2, 3], [4, 5, 6]]; a @ w = [[22, 28], [49, 64]].
 // CHECK: output y [2, 2]: 22 28 49 64{{$}}

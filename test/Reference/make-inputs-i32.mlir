@@ -29,8 +29,8 @@
 // HELP: both, or several such ops: the smallest of these Ks;
 // HELP: neither (e.g. the input is only returned): K = 2^31 - 1
 
-ag.weight @table : tensor<7x2xf32>
-ag.weight @none : tensor<0x2xf32>
+ag.weight @table : tensor<7x2xf32> = #ag.init<zeros>
+ag.weight @none : tensor<0x2xf32> = #ag.init<zeros>
 
 // ids feeds a cross-entropy with 3 classes and a table with 7 rows: K = 3.
 ag.forward @f(%x: tensor<64x5xf32> {ag.name = "x"}, %labels: tensor<64xi32> {ag.name = "labels"},

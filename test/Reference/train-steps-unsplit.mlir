@@ -20,7 +20,7 @@
 // NO-CLIP: capture-interp: error: --max-grad-norm-at: @train does not clip gradients (it has no max_grad_norm attribute), expected a training step that clips
 
 ag.weight @w trainable : tensor<4x2xf32> = dense<[[0.1, -0.2], [0.3, 0.4], [-0.5, 0.6], [0.7, -0.8]]>
-ag.weight @b trainable : tensor<2xf32>
+ag.weight @b trainable : tensor<2xf32> = #ag.init<zeros>
 
 ag.train_step @train(%x: tensor<3x4xf32> {ag.name = "x"}, %y: tensor<3x2xf32> {ag.name = "y"})
     -> (tensor<f32> {ag.name = "loss"})

@@ -104,7 +104,7 @@
 // ONCE-NEXT: output grad_norm []: 20.6905
 
 ag.weight @lin.w trainable : tensor<4x2xf32> = dense<[[0.1, -0.2], [0.3, 0.4], [-0.5, 0.6], [0.7, -0.8]]>
-ag.weight @lin.b trainable : tensor<2xf32>
+ag.weight @lin.b trainable : tensor<2xf32> = #ag.init<zeros>
 ag.weight @frozen : tensor<2xf32> = dense<[1.0, -1.0]>
 ag.param_pack @train.params weights([@lin.w, @lin.b]) offsets([0, 64]) size(66)
 

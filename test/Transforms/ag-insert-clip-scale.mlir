@@ -11,7 +11,7 @@
 // max_grad_norm, a runtime input `max_grad_norm` scales every gradient by
 // min(1, max_norm / (norm + 1e-6)).
 
-ag.weight @w trainable : tensor<2xf32>
+ag.weight @w trainable : tensor<2xf32> = #ag.init<zeros>
 ag.weight @v trainable : tensor<f32> = dense<0.0>
 
 // CHECK-LABEL: ag.train_step @clipped

@@ -126,10 +126,14 @@ void printCensus(const Options &opts, const ModuleCensus &c,
     std::printf("  %-9s  %7llu  %12llu\n", bufferKindName(b.kind),
                 static_cast<unsigned long long>(b.buffers),
                 static_cast<unsigned long long>(b.bytes));
-  std::printf("weights: %llu (%llu trainable), %llu bytes\n",
+  std::string unset;
+  if (c.unsetWeights)
+    unset = ", " + std::to_string(c.unsetWeights) +
+            " without an initial value: set them with --param";
+  std::printf("weights: %llu (%llu trainable%s), %llu bytes\n",
               static_cast<unsigned long long>(c.weights),
               static_cast<unsigned long long>(c.trainableWeights),
-              static_cast<unsigned long long>(c.weightBytes));
+              unset.c_str(), static_cast<unsigned long long>(c.weightBytes));
   std::printf("verified: %s\n",
               verified.isOk() ? "ok" : verified.message().c_str());
 }
@@ -225,6 +229,8 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
   json.value(c.weights);
   json.key("trainable");
   json.value(c.trainableWeights);
+  json.key("unset");
+  json.value(c.unsetWeights);
   json.key("bytes");
   json.value(c.weightBytes);
   json.endObject();

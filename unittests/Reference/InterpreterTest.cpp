@@ -8,6 +8,8 @@
 
 #include "InterpreterTestUtils.h"
 
+#include "capture/rt/initializer.h"
+
 using namespace mlir;
 using namespace capture::reference;
 using namespace capture::reference::test;
@@ -280,25 +282,54 @@ TEST_F(InterpreterTest, SumAlongMiddleAxisOfRank3) {
 
 const char *kWeightModule = R"mlir(
   ag.weight @w trainable : tensor<2xf32> = dense<[1.5, -2.0]>
-  ag.weight @z : tensor<2xf32>
-  ag.forward @f() -> (tensor<2xf32> {ag.name = "w"}, tensor<2xf32> {ag.name = "z"}) {
+  ag.weight @z : tensor<2xf32> = #ag.init<zeros>
+  ag.weight @u : tensor<3xf32> = #ag.init<uniform, low = -1.0, high = 2.0, seed = 5>
+  ag.weight @unset : tensor<2xf32>
+  ag.forward @f() -> (tensor<2xf32> {ag.name = "w"}, tensor<2xf32> {ag.name = "z"}, tensor<3xf32> {ag.name = "u"}) {
     %w = ag.read_weight @w : tensor<2xf32>
     %z = ag.read_weight @z : tensor<2xf32>
-    ag.return %w, %z : tensor<2xf32>, tensor<2xf32>
+    %u = ag.read_weight @u : tensor<3xf32>
+    ag.return %w, %z, %u : tensor<2xf32>, tensor<2xf32>, tensor<3xf32>
+  }
+  ag.forward @g() -> (tensor<2xf32> {ag.name = "y"}) {
+    %y = ag.read_weight @unset : tensor<2xf32>
+    ag.return %y : tensor<2xf32>
   })mlir";
 
-TEST_F(InterpreterTest, WeightsUseInitialValuesOrZeros) {
-  FailureOr<EvalResult> result = run(kWeightModule);
+TEST_F(InterpreterTest, WeightsUseInitialValuesOrInitializers) {
+  FailureOr<EvalResult> result = run(kWeightModule, {}, {}, "f");
   ASSERT_TRUE(succeeded(result)) << errors;
   expectTensor(result->outputs.at("w"), {2}, {1.5, -2});
   expectTensor(result->outputs.at("z"), {2}, {0, 0});
+  // The runtime's own evaluation: the same bits on both sides.
+  capture::rt::InitializerDesc rule;
+  rule.kind = capture::rt::InitKind::Uniform;
+  rule.low = -1;
+  rule.high = 2;
+  rule.seed = 5;
+  std::vector<float> u(3);
+  capture::rt::evaluateInitializer(rule, u.size(), u.data());
+  expectTensor(result->outputs.at("u"), {3}, {u[0], u[1], u[2]});
+}
+
+TEST_F(InterpreterTest, UnsetWeightIsAnErrorWhereItIsRead) {
+  EvalOptions options;
+  EXPECT_TRUE(failed(run(kWeightModule, {}, options, "g")));
+  EXPECT_NE(errors.find("reads weight @unset, which has no initial value and "
+                        "was not given"),
+            std::string::npos)
+      << errors;
+  options.weights["unset"] = Tensor::of({2}, {3, 4});
+  FailureOr<EvalResult> given = run(kWeightModule, {}, options, "g");
+  ASSERT_TRUE(succeeded(given)) << errors;
+  expectTensor(given->outputs.at("y"), {2}, {3, 4});
 }
 
 TEST_F(InterpreterTest, WeightOverridesReplaceInitialValues) {
   EvalOptions options;
   options.weights["w"] = Tensor::of({2}, {7, 8});
   options.weights["z"] = Tensor::of({2}, {9, 10});
-  FailureOr<EvalResult> result = run(kWeightModule, {}, options);
+  FailureOr<EvalResult> result = run(kWeightModule, {}, options, "f");
   ASSERT_TRUE(succeeded(result)) << errors;
   expectTensor(result->outputs.at("w"), {2}, {7, 8});
   expectTensor(result->outputs.at("z"), {2}, {9, 10});

@@ -24,7 +24,7 @@ namespace {
 /// elements 0 and 64 of a 66-element pack (padding 8..63).
 constexpr const char *kSplitStep = R"mlir(
   ag.weight @w trainable : tensor<4x2xf32> = dense<[[0.1, -0.2], [0.3, 0.4], [-0.5, 0.6], [0.7, -0.8]]>
-  ag.weight @b trainable : tensor<2xf32>
+  ag.weight @b trainable : tensor<2xf32> = #ag.init<zeros>
   ag.param_pack @train.params weights([@w, @b]) offsets([0, 64]) size(66)
   ag.train_step @train(%x: tensor<3x4xf32> {ag.name = "x"},
                        %mgn: tensor<f32> {ag.hyper = "max_grad_norm", ag.name = "max_grad_norm"},

@@ -63,7 +63,8 @@ struct EvalOptions {
   /// Arithmetic to use.
   Precision precision = Precision::F32;
   /// Values replacing the initial values of `ag.weight`s, by symbol name
-  /// (without `@`). Weights neither overridden nor initialised are zeros.
+  /// (without `@`). Reading a weight neither overridden nor initialised is
+  /// an error.
   std::map<std::string, Tensor> weights;
 };
 
@@ -200,7 +201,8 @@ evaluate(mlir::ModuleOp module, llvm::StringRef entry,
          Precision precision = Precision::F32);
 
 /// Adds every `ag.weight` of `module` that `state.weights` lacks, at its
-/// initial value (zeros without one), and rounds the weights present to
+/// initial value (one without stays absent: reading it is an error), and
+/// rounds the weights present to
 /// `precision`. Emits an error and fails on a weight the module does not
 /// declare or one of the wrong shape, leaving `state` unchanged.
 mlir::LogicalResult initializeWeights(mlir::ModuleOp module,

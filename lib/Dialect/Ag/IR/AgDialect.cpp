@@ -8,6 +8,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace capture::ag;
 
@@ -27,13 +29,13 @@ static void printShapeList(AsmPrinter &printer, ArrayRef<int64_t> shape) {
   printer << ']';
 }
 
-/// Parses `<field = value, ...>` of attribute `attr`: each of `fields`
+/// Parses `field = value, ...` of attribute `attr`: each of `fields`
 /// exactly once, in any order, `parseValue(i)` reading field i's value. A
 /// misspelt, repeated or missing field is an error naming it and the
 /// attribute's fields (with the nearest one for a misspelling).
-static ParseResult parseFields(AsmParser &parser, StringRef attr,
-                               ArrayRef<StringRef> fields,
-                               function_ref<ParseResult(size_t)> parseValue) {
+static ParseResult
+parseFieldList(AsmParser &parser, StringRef attr, ArrayRef<StringRef> fields,
+               function_ref<ParseResult(size_t)> parseValue) {
   std::string valid = llvm::join(fields, ", ");
   SmallVector<bool> seen(fields.size(), false);
   auto parseOne = [&]() -> ParseResult {
@@ -53,8 +55,7 @@ static ParseResult parseFields(AsmParser &parser, StringRef attr,
     seen[i] = true;
     return failure(parser.parseEqual() || parseValue(i));
   };
-  if (parser.parseLess() || parser.parseCommaSeparatedList(parseOne) ||
-      parser.parseGreater())
+  if (parser.parseCommaSeparatedList(parseOne))
     return failure();
   for (auto [field, was] : llvm::zip(fields, seen))
     if (!was)
@@ -62,6 +63,15 @@ static ParseResult parseFields(AsmParser &parser, StringRef attr,
              << attr << " is missing '" << field << "'; its fields are "
              << valid;
   return success();
+}
+
+/// Parses `<field = value, ...>`, as parseFieldList.
+static ParseResult parseFields(AsmParser &parser, StringRef attr,
+                               ArrayRef<StringRef> fields,
+                               function_ref<ParseResult(size_t)> parseValue) {
+  return failure(parser.parseLess() ||
+                 parseFieldList(parser, attr, fields, parseValue) ||
+                 parser.parseGreater());
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -286,6 +296,141 @@ void AdamWAttr::print(AsmPrinter &printer) const {
   printer << ", weight_decay = ";
   printer.printFloat(getWeightDecay());
   printer << ">";
+}
+
+/// The fields of each #ag.init kind, in printing order.
+static ArrayRef<StringRef> initFields(InitKind kind) {
+  static const StringRef constant[] = {"value"};
+  static const StringRef uniform[] = {"low", "high", "seed"};
+  static const StringRef normal[] = {"mean", "std", "seed"};
+  static const StringRef linear[] = {"fan_in", "seed"};
+  switch (kind) {
+  case InitKind::zeros:
+    return {};
+  case InitKind::constant:
+    return constant;
+  case InitKind::uniform:
+    return uniform;
+  case InitKind::normal:
+    return normal;
+  case InitKind::linear:
+    return linear;
+  }
+  return {};
+}
+
+Attribute InitAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseLess())
+    return {};
+  SMLoc kindLoc = parser.getCurrentLocation();
+  static const StringRef kindNames[] = {"zeros", "constant", "uniform",
+                                        "normal", "linear"};
+  ArrayRef<StringRef> kinds = kindNames;
+  if (parser.parseOptionalKeyword(&word)) {
+    parser.emitError(kindLoc)
+        << "#ag.init expects a kind first, one of " << llvm::join(kinds, ", ");
+    return {};
+  }
+  std::optional<InitKind> kind = symbolizeInitKind(word);
+  if (!kind) {
+    parser.emitError(kindLoc)
+        << "#ag.init has no kind '" << word << "'" << suggestName(word, kinds)
+        << "; its kinds are " << llvm::join(kinds, ", ");
+    return {};
+  }
+  ArrayRef<StringRef> fields = initFields(*kind);
+  double a = 0, b = 0;
+  int64_t fanIn = 0;
+  uint64_t seed = 0;
+  auto parseValue = [&](size_t i) -> ParseResult {
+    StringRef field = fields[i];
+    if (field == "seed")
+      return parser.parseInteger(seed);
+    if (field == "fan_in")
+      return parser.parseInteger(fanIn);
+    return parser.parseFloat(field == "high" || field == "std" ? b : a);
+  };
+  std::string attr = ("#ag.init<" + word + ">").str();
+  if (fields.empty()) {
+    if (succeeded(parser.parseOptionalComma())) {
+      parser.emitError(parser.getCurrentLocation())
+          << attr << " takes no fields";
+      return {};
+    }
+  } else if (parser.parseComma() ||
+             parseFieldList(parser, attr, fields, parseValue)) {
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<InitAttr>(loc, parser.getContext(), *kind,
+                                     APFloat(a), APFloat(b), fanIn, seed);
+}
+
+void InitAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyInitKind(getKind());
+  for (StringRef field : initFields(getKind())) {
+    printer << ", " << field << " = ";
+    if (field == "seed")
+      printer << getSeed();
+    else if (field == "fan_in")
+      printer << getFanIn();
+    else
+      printer.printFloat(field == "high" || field == "std" ? getB() : getA());
+  }
+  printer << ">";
+}
+
+LogicalResult InitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               InitKind kind, APFloat aAttr, APFloat bAttr,
+                               int64_t fanIn, uint64_t seed) {
+  double a = aAttr.convertToDouble(), b = bAttr.convertToDouble();
+  std::string what = ("#ag.init<" + stringifyInitKind(kind) + ">").str();
+  ArrayRef<StringRef> fields = initFields(kind);
+  auto uses = [&](StringRef f) { return llvm::is_contained(fields, f); };
+  // The unused fields are 0, so that one rule has one attribute.
+  if ((!uses("value") && !uses("low") && !uses("mean") && a != 0) ||
+      (!uses("high") && !uses("std") && b != 0) ||
+      (!uses("fan_in") && fanIn != 0) || (!uses("seed") && seed != 0))
+    return emitError() << what << " sets a field it does not take; it takes "
+                       << (fields.empty() ? std::string("none")
+                                          : llvm::join(fields, ", "));
+  // Evaluated in f32: every value must be a finite f32.
+  auto finite = [&](StringRef name, double v) -> LogicalResult {
+    if (std::isfinite(v) && std::fabs(v) <= 3.4028234663852886e38)
+      return success();
+    return emitError() << what << " " << name
+                       << " must be a finite f32 value, got " << v;
+  };
+  switch (kind) {
+  case InitKind::zeros:
+    return success();
+  case InitKind::constant:
+    return finite("value", a);
+  case InitKind::uniform:
+    if (failed(finite("low", a)) || failed(finite("high", b)))
+      return failure();
+    if (a > b)
+      return emitError() << what << " low must be <= high, got low " << a
+                         << " and high " << b;
+    return success();
+  case InitKind::normal:
+    if (failed(finite("mean", a)) || failed(finite("std", b)))
+      return failure();
+    if (b < 0)
+      return emitError() << what << " std must be >= 0, got " << b;
+    return success();
+  case InitKind::linear:
+    if (fanIn < 1)
+      return emitError() << what
+                         << " fan_in must be >= 1 (the layer's input "
+                            "features), got "
+                         << fanIn;
+    return success();
+  }
+  return success();
 }
 
 Attribute TargetAttr::parse(AsmParser &parser, Type) {

@@ -92,6 +92,7 @@ int64_t capture::ag::detail::normalize(int64_t axis, Value input) {
 
 /// Parses the optional `= dense<...>` of a weight or an upload; the value's
 /// type is the op's, so it is not repeated.
+/// Parses `= dense<...>` of type `type`, or nothing (ag.upload's value).
 static ParseResult parseInitialValue(OpAsmParser &parser, Type type,
                                      ElementsAttr &init) {
   if (failed(parser.parseOptionalEqual()))
@@ -107,11 +108,6 @@ static ParseResult parseInitialValue(OpAsmParser &parser, Type type,
   return success();
 }
 
-static ParseResult parseInitialValue(OpAsmParser &parser, TypeAttr type,
-                                     ElementsAttr &init) {
-  return parseInitialValue(parser, type.getValue(), init);
-}
-
 static void printInitialValue(OpAsmPrinter &p, Operation *, Type,
                               ElementsAttr init) {
   if (!init)
@@ -120,9 +116,36 @@ static void printInitialValue(OpAsmPrinter &p, Operation *, Type,
   p.printAttributeWithoutType(init);
 }
 
-static void printInitialValue(OpAsmPrinter &p, Operation *op, TypeAttr type,
-                              ElementsAttr init) {
-  printInitialValue(p, op, type.getValue(), init);
+/// Parses `= dense<...>` (elements) or `= #ag.init<...>` (a rule), or
+/// nothing (ag.weight).
+static ParseResult parseInitialValue(OpAsmParser &parser, TypeAttr type,
+                                     ElementsAttr &init, InitAttr &rule) {
+  if (failed(parser.parseOptionalEqual()))
+    return success();
+  Attribute attr;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseAttribute(attr, type.getValue()))
+    return failure();
+  if ((rule = dyn_cast<InitAttr>(attr)))
+    return success();
+  init = dyn_cast<ElementsAttr>(attr);
+  if (!init)
+    return parser.emitError(loc)
+           << "expected a dense elements initial value or an #ag.init rule, "
+              "found "
+           << attr;
+  return success();
+}
+
+static void printInitialValue(OpAsmPrinter &p, Operation *, TypeAttr,
+                              ElementsAttr init, InitAttr rule) {
+  if (rule) {
+    p << "= ";
+    p.printAttribute(rule);
+  } else if (init) {
+    p << "= ";
+    p.printAttributeWithoutType(init);
+  }
 }
 
 LogicalResult WeightOp::verify() {
@@ -135,6 +158,9 @@ LogicalResult WeightOp::verify() {
       return emitOpError() << "initial value has type " << init->getType()
                            << " but the weight is " << type;
   }
+  if (getInitializer() && getInitialValue())
+    return emitOpError() << "has both an initial value and an initializer, "
+                            "expected at most one";
   return success();
 }
 

@@ -104,6 +104,9 @@ struct ModuleCensus {
   uint64_t weights = 0;
   /// Number of trainable weights.
   uint64_t trainableWeights = 0;
+  /// Number of weights the file gives no initial value (neither bytes nor
+  /// an initializer): the caller must set them before an entry reads them.
+  uint64_t unsetWeights = 0;
   /// Sizes of the weights, summed, in bytes.
   uint64_t weightBytes = 0;
 };

@@ -232,6 +232,35 @@ struct EntryDesc {
   std::optional<TrainDesc> train;
 };
 
+/// How an initializer fills a weight; values match
+/// `capture.capmod.InitKind`.
+enum class InitKind : uint8_t {
+  Zeros = 0,
+  Constant = 1,
+  Uniform = 2,
+  Normal = 3,
+  /// torch.nn.Linear's default for its weight and bias: uniform in
+  /// [-1/sqrt(fan_in), 1/sqrt(fan_in)].
+  Linear = 4,
+};
+
+/// A weight's initial value as a rule evaluated at load (initializer.h):
+/// a few bytes in the file whatever the weight's size.
+struct InitializerDesc {
+  /// Which rule.
+  InitKind kind = InitKind::Zeros;
+  /// Constant: every element.
+  float value = 0;
+  /// Uniform: the bounds of [low, high).
+  float low = 0, high = 0;
+  /// Normal: mean and standard deviation.
+  float mean = 0, std = 0;
+  /// Linear: the layer's input features.
+  int64_t fanIn = 0;
+  /// Uniform, Normal, Linear: the seed of the element stream.
+  uint64_t seed = 0;
+};
+
 /// A module-level weight in the Weights buffer.
 struct WeightDesc {
   /// Name (unique in the module).
@@ -246,8 +275,12 @@ struct WeightDesc {
   uint64_t offset = 0;
   /// Byte size.
   uint64_t size = 0;
-  /// Initial value of `size` bytes; absent means zeros.
+  /// Initial value of `size` bytes. At most one of `init` and
+  /// `initializer`; with neither, the weight is unset: a replay reading it
+  /// is refused until the caller sets it.
   std::optional<std::vector<uint8_t>> init;
+  /// Initial value as a rule evaluated at load.
+  std::optional<InitializerDesc> initializer;
 };
 
 /// A whole module file.

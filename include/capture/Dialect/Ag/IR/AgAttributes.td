@@ -55,6 +55,38 @@ def Ag_AdamWAttr : AttrDef<Ag_Dialect, "AdamW"> {
   let genVerifyDecl = 1;
 }
 
+def Ag_InitAttr : AttrDef<Ag_Dialect, "Init"> {
+  let mnemonic = "init";
+  let summary = "A weight's initial value as a rule, evaluated at load";
+  let description = [{
+    ```mlir
+    ag.weight @fc1.weight trainable : tensor<256x784xf32> = #ag.init<linear, fan_in = 784, seed = 1>
+    ag.weight @fc1.bias trainable : tensor<256xf32> = #ag.init<linear, fan_in = 784, seed = 2>
+    ag.weight @emb trainable : tensor<100x16xf32> = #ag.init<normal, mean = 0.0, std = 0.02, seed = 3>
+    ag.weight @w : tensor<8xf32> = #ag.init<uniform, low = -0.1, high = 0.1, seed = 4>
+    ag.weight @scale : tensor<8xf32> = #ag.init<constant, value = 1.0>
+    ag.weight @b : tensor<8xf32> = #ag.init<zeros>
+    ```
+    The kind comes first, then exactly its fields, in any order. `linear` is
+    torch.nn.Linear's default for its weight and its bias: uniform in
+    [-1/sqrt(fan_in), 1/sqrt(fan_in)], with fan_in the layer's input
+    features. The module file keeps the rule (a few bytes whatever the
+    weight's size); the runtime and the interpreter evaluate it with the
+    same element stream (runtime/include/capture/rt/initializer.h), so the
+    same seed gives the same bits in both. Not torch's generator: the same
+    distributions, not the same numbers.
+
+    Stored as `a` (constant: value; uniform: low; normal: mean), `b`
+    (uniform: high; normal: std), `fan_in` and `seed`; the fields a kind
+    does not use are 0.
+  }];
+  let parameters = (ins "::capture::ag::InitKind":$kind, Ag_DoubleParam:$a,
+                        Ag_DoubleParam:$b, "int64_t":$fan_in,
+                        "uint64_t":$seed);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def Ag_TargetAttr : AttrDef<Ag_Dialect, "Target"> {
   let mnemonic = "target";
   let summary = "The device kind a module's kernels are shaped for";

@@ -25,4 +25,13 @@ def Ag_BufferKind : I32EnumAttr<"BufferKind",
   let genSpecializedAttr = 0;
 }
 
+def Ag_InitKind : I32EnumAttr<"InitKind",
+    "how an initializer fills a weight", [
+    I32EnumAttrCase<"zeros", 0>, I32EnumAttrCase<"constant", 1>,
+    I32EnumAttrCase<"uniform", 2>, I32EnumAttrCase<"normal", 3>,
+    I32EnumAttrCase<"linear", 4>]> {
+  let cppNamespace = "::capture::ag";
+  let genSpecializedAttr = 0;
+}
+
 #endif // CAPTURE_DIALECT_AG_IR_AGENUMS_TD

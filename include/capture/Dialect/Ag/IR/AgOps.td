@@ -44,19 +44,25 @@ def Ag_WeightOp : Ag_Op<"weight", [Symbol, HasParent<"::mlir::ModuleOp">]> {
   let summary = "A resident device tensor shared by every entry of the module";
   let description = [{
     ```mlir
-    ag.weight @w1 trainable : tensor<4x8xf32>
+    ag.weight @w1 trainable : tensor<4x8xf32> = #ag.init<linear, fan_in = 8, seed = 1>
     ag.weight @b1 : tensor<8xf32> = dense<0.5>
+    ag.weight @w2 trainable : tensor<8x8xf32>
     ```
-    A weight without an initial value starts as zeros. `trainable` marks it
-    for the optimizer of training steps; forward entries only read it.
+    The initial value is either elements (`initial_value`; a splat stays
+    one value in the module file) or an `#ag.init` rule (`initializer`),
+    evaluated at load. A weight with neither is unset: the runtime and the
+    interpreter refuse to run an entry that reads it until the caller sets
+    it (`--param`, `Module::setParam`). `trainable` marks it for the
+    optimizer of training steps; forward entries only read it.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        UnitAttr:$trainable,
                        TypeAttrOf<Ag_Tensor>:$type,
-                       OptionalAttr<ElementsAttr>:$initial_value);
+                       OptionalAttr<ElementsAttr>:$initial_value,
+                       OptionalAttr<Ag_InitAttr>:$initializer);
   let assemblyFormat = [{
     $sym_name (`trainable` $trainable^)? `:` $type
-    custom<InitialValue>(ref($type), $initial_value) attr-dict
+    custom<InitialValue>(ref($type), $initial_value, $initializer) attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
