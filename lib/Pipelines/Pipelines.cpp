@@ -21,6 +21,7 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   pm.addPass(createAutodiff());
   pm.addPass(createPackParams(PackParamsOptions{options.alignment}));
   pm.addPass(createInsertClipScale());
+  pm.addPass(createInsertIndexChecks());
   pm.addPass(createSplitUpdate());
   // Drops computations nothing reads (probes keep theirs alive).
   pm.addPass(createCanonicalizerPass());

@@ -217,6 +217,7 @@ private:
   FailureOr<Tensor> evalPackGrads(ag::PackGradsOp op);
   LogicalResult evalApplyAdamW(ag::ApplyAdamWOp op);
   FailureOr<Tensor> evalProbe(ag::ProbeOp op);
+  LogicalResult evalCheckIndices(ag::CheckIndicesOp op);
   LogicalResult evalReturn(ag::ReturnOp op);
   LogicalResult rejectHostInteraction(Operation *op, const Twine &what);
 
@@ -368,6 +369,7 @@ LogicalResult Evaluator::evalOp(Operation *op) {
       .Case([&](ag::PackGradsOp o) { return define(o, evalPackGrads(o)); })
       .Case([&](ag::ApplyAdamWOp o) { return evalApplyAdamW(o); })
       .Case([&](ag::ProbeOp o) { return define(o, evalProbe(o)); })
+      .Case([&](ag::CheckIndicesOp o) { return evalCheckIndices(o); })
       .Case([&](ag::ReturnOp o) { return evalReturn(o); })
       .Case([&](ag::DownloadOp o) {
         return rejectHostInteraction(
@@ -474,6 +476,25 @@ LogicalResult Evaluator::evalApplyAdamW(ag::ApplyAdamWOp op) {
   if (failed(update))
     return failure();
   result.updates.push_back(std::move(*update));
+  return success();
+}
+
+/// As the device computes it: the first index outside [0, bound) and its
+/// value, or [-1, 0]; the poison NaN exactly then. (The indexing ops
+/// themselves report a bad index here, before any status is read.)
+LogicalResult Evaluator::evalCheckIndices(ag::CheckIndicesOp op) {
+  const Tensor &indices = get(op.getIndices());
+  double position = -1, value = 0;
+  for (size_t i = 0; i < indices.data.size(); ++i) {
+    double v = indices.data[i];
+    if (v < 0 || v >= static_cast<double>(op.getBound())) {
+      position = static_cast<double>(i);
+      value = v;
+      break;
+    }
+  }
+  values[op.getStatus()] = Tensor::of({2}, {position, value});
+  values[op.getPoison()] = Tensor::of({}, {position < 0 ? 0.0 : std::nan("")});
   return success();
 }
 

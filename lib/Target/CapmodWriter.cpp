@@ -343,6 +343,18 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
           slotOf(dict.getAs<SegmentAttr>("segment"), buffer));
     }
   }
+  if (auto checks = func->getAttrOfType<ArrayAttr>(kIndexChecksAttr)) {
+    for (Attribute a : checks) {
+      auto d = cast<DictionaryAttr>(a);
+      rt::IndexCheckDesc check;
+      check.output = d.getAs<StringAttr>("output").str();
+      check.op = d.getAs<StringAttr>("op").str();
+      check.input = d.getAs<StringAttr>("input").str();
+      check.bound = d.getAs<IntegerAttr>("bound").getInt();
+      check.location = d.getAs<StringAttr>("loc").str();
+      entry.indexChecks.push_back(std::move(check));
+    }
+  }
   if (func->hasAttr(kTrainAttr) && failed(writeTrainInfo(func, entry)))
     return failure();
   desc->entries.push_back(std::move(entry));

@@ -173,6 +173,11 @@ Result<EntryDesc> toEntry(const fb::Entry &entry) {
     }
     d.commands.push_back(std::move(cmd));
   }
+  if (entry.index_checks())
+    for (const fb::IndexCheck *c : *entry.index_checks())
+      d.indexChecks.push_back({toString(c->output()), toString(c->op()),
+                               toString(c->input()), c->bound(),
+                               toString(c->location())});
   return d;
 }
 

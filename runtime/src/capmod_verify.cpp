@@ -323,12 +323,42 @@ private:
         checkDisjoint(std::move(inputRanges), where + ": inputs"));
     if (entry.train)
       CAPTURE_RT_RETURN_IF_ERROR(verifyTrainEntry(desc, entry));
+    CAPTURE_RT_RETURN_IF_ERROR(checkIndexChecks(entry, where));
 
     for (size_t i = 0; i < entry.commands.size(); ++i)
       if (entry.commands[i].kind == CommandDesc::Kind::Dispatch)
         CAPTURE_RT_RETURN_IF_ERROR(
             checkDispatch(entry, i, entry.commands[i].dispatch));
     return checkHazards(entry);
+  }
+
+  /// Every index check names its own i32 [2] output, a bound >= 0 and an op.
+  Status checkIndexChecks(const EntryDesc &entry,
+                          const std::string &where) const {
+    std::set<std::string> seen;
+    for (size_t i = 0; i < entry.indexChecks.size(); ++i) {
+      const IndexCheckDesc &c = entry.indexChecks[i];
+      std::string at = where + ": index_checks[" + str(i) + "]";
+      if (c.op.empty())
+        return fail(at + " has an empty op, expected the indexing op's name");
+      if (c.bound < 0)
+        return fail(at + " has bound " + std::to_string(c.bound) +
+                    ", expected >= 0");
+      if (!seen.insert(c.output).second)
+        return fail(at + " checks output '" + c.output +
+                    "' again, expected one check per output");
+      auto slot = std::find_if(
+          entry.outputs.begin(), entry.outputs.end(),
+          [&](const TensorSlotDesc &s) { return s.name == c.output; });
+      if (slot == entry.outputs.end())
+        return fail(at + " names output '" + c.output +
+                    "', which the entry does not have");
+      if (slot->dtype != DType::I32 || slot->shape != std::vector<int64_t>{2})
+        return fail(at + ": output '" + c.output + "' is " +
+                    formatType(slot->shape, slot->dtype) +
+                    ", expected [2] (i32): [first bad position, its value]");
+    }
+    return Status::ok();
   }
 
   Status checkDispatch(const EntryDesc &entry, size_t index,

@@ -86,9 +86,19 @@ flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {
   auto typeVec = b.CreateVector(types);
   auto cmdVec = b.CreateVector(commands);
   auto train = entry.train ? writeTrain(b, *entry.train) : 0;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IndexCheck>>>
+      checks;
+  if (!entry.indexChecks.empty()) {
+    std::vector<flatbuffers::Offset<fb::IndexCheck>> list;
+    for (const IndexCheckDesc &c : entry.indexChecks)
+      list.push_back(fb::CreateIndexCheck(
+          b, b.CreateString(c.output), b.CreateString(c.op),
+          b.CreateString(c.input), c.bound, b.CreateString(c.location)));
+    checks = b.CreateVector(list);
+  }
   return fb::CreateEntry(b, name, static_cast<fb::EntryKind>(entry.kind),
                          entry.inputBuffer, entry.outputBuffer, inputs, outputs,
-                         probes, typeVec, cmdVec, train);
+                         probes, typeVec, cmdVec, train, checks);
 }
 
 } // namespace

@@ -133,6 +133,10 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
     EntryState state;
     state.index = i;
     state.weightsRead = weightsReadBy(m.desc, e);
+    for (const IndexCheckDesc &c : e.indexChecks)
+      for (size_t o = 0; o < e.outputs.size(); ++o)
+        if (e.outputs[o].name == c.output)
+          state.indexCheckOutputs.push_back(o); // verified: exactly one
     state.cmd = cmds[i];
     if (e.train)
       state.train = makeTrainRuntime(e);

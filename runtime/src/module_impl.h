@@ -82,6 +82,9 @@ struct EntryState {
   std::vector<uint64_t> probeOffsets;
   /// Present exactly for training entries.
   std::optional<TrainRuntime> train;
+  /// Per EntryDesc::indexChecks, the index of its output in
+  /// EntryDesc::outputs; those outputs are the runtime's, never returned.
+  std::vector<size_t> indexCheckOutputs;
   /// The weights (indices into ModuleDesc::weights) whose bytes a dispatch
   /// of the entry binds: each must hold a value before the entry runs.
   std::vector<size_t> weightsRead;

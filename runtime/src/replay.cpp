@@ -23,6 +23,35 @@ std::string describeSlots(const std::vector<const TensorSlotDesc *> &slots) {
   return s.empty() ? "none" : s;
 }
 
+/// The first index check of the replay just done that found an index out
+/// of range, as an error naming the op, its input, the position and value.
+Status checkIndexStatuses(const EntryDesc &entry, const EntryState &state) {
+  for (size_t k = 0; k < entry.indexChecks.size(); ++k) {
+    const IndexCheckDesc &c = entry.indexChecks[k];
+    const TensorSlotDesc &slot = entry.outputs[state.indexCheckOutputs[k]];
+    int32_t status[2];
+    std::memcpy(status, state.stagingOut.mapped() + slot.offset,
+                sizeof(status));
+    if (status[0] < 0)
+      continue;
+    std::string what = c.op + (c.location.empty() ? "" : " at " + c.location);
+    std::string source = c.input.empty() ? std::string("its (computed) indices")
+                                         : "input '" + c.input + "'";
+    std::string outcome =
+        state.train
+            ? "the step was refused: weights, moments and the step "
+              "counter (t = " +
+                  std::to_string(state.train->state.step) + ") are unchanged"
+            : std::string("no outputs are returned");
+    return Status::error("entry '" + entry.name + "': " + what + ": " + source +
+                         " has " + std::to_string(status[1]) + " at position " +
+                         std::to_string(status[0]) +
+                         ", expected an index in [0, " +
+                         std::to_string(c.bound) + "); " + outcome);
+  }
+  return Status::ok();
+}
+
 /// Refuses to run `entry` while a weight it reads holds no value: zeros
 /// there would train or predict silently from nothing.
 Status checkWeightsSet(const Module::Impl &m, const EntryDesc &entry,
@@ -348,7 +377,12 @@ Result<RunResult> Module::runFull(std::string_view entryName,
   outputs.reserve(entry.outputs.size());
   if (!entry.outputs.empty())
     CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
-  for (const TensorSlotDesc &slot : entry.outputs) {
+  for (size_t o = 0; o < entry.outputs.size(); ++o) {
+    const TensorSlotDesc &slot = entry.outputs[o];
+    if (std::find(state.indexCheckOutputs.begin(),
+                  state.indexCheckOutputs.end(),
+                  o) != state.indexCheckOutputs.end())
+      continue;
     NamedTensor out;
     out.name = slot.name;
     out.tensor.dtype = slot.dtype;
@@ -373,6 +407,10 @@ Result<RunResult> Module::runFull(std::string_view entryName,
   }
   // A refused step ran on the device: its profile is still filled.
   Status step = state.train ? finishTrainStep(m, state) : Status::ok();
+  // A bad index is the cause of the NaN norm that refused the step: say so.
+  Status indices = checkIndexStatuses(entry, state);
+  if (indices.isError())
+    step = indices;
   timer.lap(&HostStages::unpackUs);
   if (profile)
     CAPTURE_RT_RETURN_IF_ERROR(

@@ -249,6 +249,52 @@ TEST(CapmodVerify, RangeHoldsWhatTheKernelDeclares) {
                         "range bound to it"));
 }
 
+TEST(CapmodVerify, IndexChecks) {
+  // Output "z" of predict stands in for a status: [2] i32 at offset 256.
+  auto withCheck = [](IndexCheckDesc check) {
+    ModuleDesc desc = makeTestModule();
+    TensorSlotDesc &z = desc.entries[0].outputs[1];
+    z.shape = {2};
+    z.dtype = DType::I32;
+    z.size = 8;
+    desc.entries[0].indexChecks.push_back(std::move(check));
+    return desc;
+  };
+  IndexCheckDesc good{"z", "ag.cross_entropy", "labels", 10, "m.mlir:3:8"};
+  ModuleDesc desc = withCheck(good);
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> back = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(back.isOk()) << back.message();
+  ASSERT_EQ(back->entries[0].indexChecks.size(), 1u);
+  const IndexCheckDesc &c = back->entries[0].indexChecks[0];
+  EXPECT_EQ(c.output, "z");
+  EXPECT_EQ(c.op, "ag.cross_entropy");
+  EXPECT_EQ(c.input, "labels");
+  EXPECT_EQ(c.bound, 10);
+  EXPECT_EQ(c.location, "m.mlir:3:8");
+
+  IndexCheckDesc missing = good;
+  missing.output = "w";
+  EXPECT_THAT(readError(withCheck(missing)),
+              HasSubstr("entry 'predict': index_checks[0] names output 'w', "
+                        "which the entry does not have"));
+  IndexCheckDesc negative = good;
+  negative.bound = -2;
+  EXPECT_THAT(readError(withCheck(negative)),
+              HasSubstr("index_checks[0] has bound -2, expected >= 0"));
+  IndexCheckDesc noOp = good;
+  noOp.op.clear();
+  EXPECT_THAT(readError(withCheck(noOp)), HasSubstr("has an empty op"));
+  ModuleDesc twice = withCheck(good);
+  twice.entries[0].indexChecks.push_back(good);
+  EXPECT_THAT(readError(twice),
+              HasSubstr("index_checks[1] checks output 'z' again"));
+  ModuleDesc f32 = makeTestModule();
+  f32.entries[0].indexChecks.push_back(good);
+  EXPECT_THAT(readError(f32),
+              HasSubstr("output 'z' is [2, 4] (f32), expected [2] (i32)"));
+}
+
 TEST(CapmodVerify, BindingCountMismatch) {
   ModuleDesc desc = makeTestModule();
   dispatchOf(desc, 0, 0).bindings.pop_back();

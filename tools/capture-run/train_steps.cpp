@@ -2,8 +2,9 @@
 //
 // Every option is checked against the entry before the first step, so that
 // a typo in --lr-at 30=... fails at once rather than after 29 steps. A step
-// the runtime refuses (non-finite gradient norm) is told apart from other
-// errors by the entry's refused-step counter, which only a refusal moves.
+// the runtime refuses (non-finite gradient norm, index out of range) is told
+// apart from other errors by the entry's refused-step counter, which only a
+// refusal moves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -251,7 +252,9 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
     list += (list.empty() ? "" : ", ") + std::to_string(step);
   return runtimeError(
       std::to_string(refused.size()) + " of " + std::to_string(ran) +
-      " step(s) not applied (non-finite gradient norm): step " + list +
+      " step(s) not applied (refused: a non-finite gradient norm or an index "
+      "out of range): step " +
+      list +
       (opts.keepGoing ? "" : "; stopped at the first (see --keep-going)"));
 }
 

@@ -68,6 +68,28 @@ def InsertClipScale : Pass<"ag-insert-clip-scale", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def InsertIndexChecks : Pass<"ag-insert-index-checks", "::mlir::ModuleOp"> {
+  let summary = "A device status for every index operand, checked by the runtime";
+  let description = [{
+    The kernels of `ag.cross_entropy`, `ag.get_rows`, `ag.one_hot` and
+    `ag.scatter_add_rows` clamp an index outside its range (so that they
+    never read or write outside a tensor); this pass makes that an error
+    instead of a silently different result. For each distinct (index
+    value, bound) of an entry it adds `ag.check_indices` and returns its
+    status as a new output `index_check.N`, listed in the entry's
+    `ag.index_checks` (an array of dictionaries: the output, the
+    indexing op, the entry input the indices come from or "" when
+    computed, the range, the op's location); the
+    runtime reads it with the other outputs and turns a bad index into an
+    error naming all of these. In a training step (after
+    `ag-insert-clip-scale`) the statuses' poison is added to the gradient
+    norm output, so that a bad index makes the norm NaN and the AdamW
+    update writes nothing, exactly as for a non-finite norm: one
+    submission, and the state bitwise unchanged.
+  }];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 def SplitUpdate : Pass<"ag-split-update", "::mlir::ModuleOp"> {
   let summary = "The AdamW update as the second graph of a training step";
   let description = [{

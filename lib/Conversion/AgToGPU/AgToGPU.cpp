@@ -141,6 +141,8 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
                 entry->getAttr(ForwardOp::getInputLayoutAttrName()));
   func->setAttr(ForwardOp::getOutputLayoutAttrName(),
                 entry->getAttr(ForwardOp::getOutputLayoutAttrName()));
+  if (Attribute checks = entry->getAttr(kIndexChecksAttr))
+    func->setAttr(kIndexChecksAttr, checks);
   Block *fb = func.addEntryBlock();
   b.setInsertionPointToStart(fb);
 

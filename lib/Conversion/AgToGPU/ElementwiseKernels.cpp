@@ -9,10 +9,16 @@
 #include "KernelEmitters.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace capture;
@@ -258,4 +264,85 @@ void capture::kernels::emitScatterAddRows(ScatterAddRowsOp op, OpBuilder &b,
         return arith::SelectOp::create(nb, nloc, hit, added, acc);
       });
   memref::StoreOp::create(b, loc, sum, args[2], out);
+}
+
+void capture::kernels::emitCheckIndices(CheckIndicesOp op, OpBuilder &b,
+                                        Location loc, Value t,
+                                        ValueRange args) {
+  int64_t n = tensorType(op.getIndices()).getNumElements();
+  int64_t lanes = checkIndicesLanes(n);
+  Type i32 = b.getI32Type();
+  auto i32Const = [&](OpBuilder &cb, Location cloc, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(cb, cloc, i32, v);
+  };
+  Value none = i32Const(b, loc, std::numeric_limits<int32_t>::max());
+  Value bound = i32Const(b, loc, op.getBound());
+  // The first bad position of this invocation's share: positions only
+  // grow along it, so the first one found stays. The range is padded to
+  // whole rounds of the lanes so that every invocation runs at least once:
+  // the SPIR-V lowering of a loop result is undefined after zero
+  // iterations.
+  int64_t padded = llvm::alignTo(n, lanes);
+  auto share = scf::ForOp::create(
+      b, loc, t, indexConst(b, loc, padded), indexConst(b, loc, lanes),
+      ValueRange{none},
+      [&](OpBuilder &nb, Location nloc, Value e, ValueRange acc) {
+        Value inside = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::slt, e, indexConst(nb, nloc, n));
+        Value at =
+            arith::MinSIOp::create(nb, nloc, e, indexConst(nb, nloc, n - 1));
+        Value v = memref::LoadOp::create(nb, nloc, args[0], ValueRange{at});
+        Value low = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
+                                          v, i32Const(nb, nloc, 0));
+        Value high = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                           v, bound);
+        Value bad = arith::AndIOp::create(
+            nb, nloc, inside, arith::OrIOp::create(nb, nloc, low, high));
+        Value fresh = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
+                                            acc[0], none);
+        Value here = arith::IndexCastOp::create(nb, nloc, i32, e);
+        Value take = arith::AndIOp::create(nb, nloc, bad, fresh);
+        scf::YieldOp::create(
+            nb, nloc,
+            ValueRange{arith::SelectOp::create(nb, nloc, take, here, acc[0])});
+      });
+  auto firsts = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({lanes}, i32, AffineMap(),
+                      spirv::StorageClassAttr::get(
+                          b.getContext(), spirv::StorageClass::Workgroup)));
+  memref::StoreOp::create(b, loc, share.getResult(0), firsts, ValueRange{t});
+  gpu::BarrierOp::create(b, loc);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t,
+                                       indexConst(b, loc, 0));
+  scf::IfOp::create(b, loc, isZero, [&](OpBuilder &nb, Location nloc) {
+    Value first = foldRange(
+        nb, nloc, lanes, none,
+        [&](OpBuilder &fb, Location floc, Value l, Value acc) -> Value {
+          Value f = memref::LoadOp::create(fb, floc, firsts, ValueRange{l});
+          return arith::MinSIOp::create(fb, floc, acc, f);
+        });
+    Value found =
+        arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ne, first, none);
+    // Position 0 when none is found: a load inside the tensor either way.
+    Value at = arith::IndexCastOp::create(
+        nb, nloc, nb.getIndexType(),
+        arith::SelectOp::create(nb, nloc, found, first, i32Const(nb, nloc, 0)));
+    Value value = memref::LoadOp::create(nb, nloc, args[0], ValueRange{at});
+    memref::StoreOp::create(
+        nb, nloc,
+        arith::SelectOp::create(nb, nloc, found, first, i32Const(nb, nloc, -1)),
+        args[1], ValueRange{indexConst(nb, nloc, 0)});
+    memref::StoreOp::create(
+        nb, nloc,
+        arith::SelectOp::create(nb, nloc, found, value, i32Const(nb, nloc, 0)),
+        args[1], ValueRange{indexConst(nb, nloc, 1)});
+    memref::StoreOp::create(
+        nb, nloc,
+        arith::SelectOp::create(nb, nloc, found,
+                                f32Const(nb, nloc, std::nan("")),
+                                f32Const(nb, nloc, 0.0)),
+        args[2], ValueRange());
+    scf::YieldOp::create(nb, nloc);
+  });
 }

@@ -45,8 +45,8 @@ bool KernelBuilder::isCompute(Operation *op) {
   return isElementwise(op) ||
          isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
              SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
-             OneHotOp, ScatterAddRowsOp, DispatchRegionOp, WorkgroupRegionOp>(
-             op);
+             OneHotOp, ScatterAddRowsOp, CheckIndicesOp, DispatchRegionOp,
+             WorkgroupRegionOp>(op);
 }
 
 int64_t KernelBuilder::workItems(Operation *op) {
@@ -69,8 +69,9 @@ int64_t KernelBuilder::workItems(Operation *op) {
     return region.getMatmul() ? matmulWorkItems(region.getMatmul())
                               : elementwiseRegionWorkItems(region);
   }
-  // The scalar losses are one serial loop in one invocation.
-  if (isa<CrossEntropyOp, MseOp>(op))
+  // The scalar losses are one serial loop in one invocation; an index
+  // check is one workgroup (checkIndicesLanes invocations).
+  if (isa<CrossEntropyOp, MseOp, CheckIndicesOp>(op))
     return 1;
   return result.getNumElements();
 }
@@ -244,13 +245,33 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
   } else {
     for (Type t : op->getOperandTypes())
       argTypes.push_back(memrefOf(t));
-    argTypes.push_back(memrefOf(op->getResult(0).getType()));
+    for (Type t : op->getResultTypes())
+      argTypes.push_back(memrefOf(t));
   }
-  gpu::GPUFuncOp func =
-      createKernel(kernelStem(op), argTypes, workItems(op),
-                   [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-                     emitItem(op, b, loc, i, args);
-                   });
+  gpu::GPUFuncOp func;
+  if (auto check = dyn_cast<CheckIndicesOp>(op)) {
+    int64_t n =
+        cast<RankedTensorType>(check.getIndices().getType()).getNumElements();
+    if (n > kMaxCheckedIndices)
+      return op->emitOpError()
+             << "checks " << n << " indices, more than the "
+             << kMaxCheckedIndices
+             << " one check kernel covers (llvmpipe ends an invocation's "
+                "loops after 65535 iterations)";
+    int64_t lanes = checkIndicesLanes(n);
+    func = createKernel(
+        kernelStem(op), argTypes, lanes,
+        [&](OpBuilder &b, Location loc, Value t, ValueRange args) {
+          emitCheckIndices(check, b, loc, t, args);
+        },
+        lanes);
+  } else {
+    func =
+        createKernel(kernelStem(op), argTypes, workItems(op),
+                     [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+                       emitItem(op, b, loc, i, args);
+                     });
+  }
   // Arguments bound as vec4 elements or flat lose their tensor shape:
   // record it for the module file's binding shapes.
   SmallVector<Type> tensorTypes;

@@ -116,6 +116,28 @@ void emitGetRows(ag::GetRowsOp op, mlir::OpBuilder &b, mlir::Location loc,
 /// 1.0 where the label of row n is class c, else 0.0.
 void emitOneHot(ag::OneHotOp op, mlir::OpBuilder &b, mlir::Location loc,
                 mlir::Value i, mlir::ValueRange args);
+/// The indices `lanes` invocations of one ag.check_indices workgroup
+/// cover: every invocation's loops stay under llvmpipe's 65535 iterations
+/// (its share, then invocation 0's pass over the lanes).
+constexpr int64_t checkedIndices(int64_t lanes) {
+  return lanes * (65535 - lanes);
+}
+/// The most indices one ag.check_indices kernel covers.
+constexpr int64_t kMaxCheckedIndices = checkedIndices(256);
+/// Invocations of the one workgroup of an ag.check_indices kernel over `n`
+/// indices: 64, or 256 for more than 64 lanes cover (each barrier costs
+/// every invocation a re-entry on llvmpipe, so fewer is cheaper).
+constexpr int64_t checkIndicesLanes(int64_t n) {
+  return n <= checkedIndices(64) ? 64 : 256;
+}
+
+/// Invocation `t` of the one workgroup: the first position in its strided
+/// share whose index is outside [0, bound), into workgroup memory; after a
+/// barrier invocation 0 writes status [first, value] ([-1, 0] when none)
+/// and poison (NaN when one is outside, else 0).
+void emitCheckIndices(ag::CheckIndicesOp op, mlir::OpBuilder &b,
+                      mlir::Location loc, mlir::Value t, mlir::ValueRange args);
+
 /// Output element [v, d]: the sum of updates[n, d] over n with
 /// clamp(indices[n]) == v (the gradient of get_rows' table).
 void emitScatterAddRows(ag::ScatterAddRowsOp op, mlir::OpBuilder &b,

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 
@@ -177,13 +178,23 @@ static void emitFullSum(Operation *op, const DenseMap<Value, Value> &stored,
                         Location loc, Value t, Value out) {
   RankedTensorType type = tensorType(op->getOperand(0));
   int64_t n = type.getNumElements();
+  // Padded to whole rounds of the lanes so that every invocation runs at
+  // least once: the SPIR-V lowering of a loop result is undefined after
+  // zero iterations (a sum of fewer elements than lanes read garbage where
+  // the driver does not zero function variables).
   auto strided = scf::ForOp::create(
-      b, loc, t, indexConst(b, loc, n), indexConst(b, loc, lanes),
-      ValueRange{f32Const(b, loc, 0.0)},
+      b, loc, t, indexConst(b, loc, llvm::alignTo(n, lanes)),
+      indexConst(b, loc, lanes), ValueRange{f32Const(b, loc, 0.0)},
       [&](OpBuilder &nb, Location nloc, Value e, ValueRange acc) {
         ElementEvaluator eval(stored);
+        Value inside = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::slt, e, indexConst(nb, nloc, n));
+        Value at =
+            arith::MinSIOp::create(nb, nloc, e, indexConst(nb, nloc, n - 1));
         Value term = sumTerm(op, eval, nb, nloc,
-                             delinearize(nb, nloc, e, type.getShape()));
+                             delinearize(nb, nloc, at, type.getShape()));
+        term = arith::SelectOp::create(nb, nloc, inside, term,
+                                       f32Const(nb, nloc, 0.0));
         scf::YieldOp::create(
             nb, nloc,
             ValueRange{arith::AddFOp::create(nb, nloc, acc[0], term)});

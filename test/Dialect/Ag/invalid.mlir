@@ -312,3 +312,34 @@ ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout =
   %o = "ag.pack_outputs"(%x) <{offsets = array<i64: 0, 0>}> : (tensor<4xf32>) -> tensor<16xi8>
   ag.return %o : tensor<16xi8>
 }
+
+// -----
+
+ag.forward @f(%i: tensor<2x2xi32> {ag.name = "i"}) -> (tensor<2xi32> {ag.name = "s"}) {
+  // expected-error @+1 {{'ag.check_indices' op expects indices [N], a status [2] and a poison [], but found [2, 2], [2] and []}}
+  %s, %p = ag.check_indices %i {bound = 3 : i64, op = "ag.get_rows"} : tensor<2x2xi32> -> (tensor<2xi32>, tensor<f32>)
+  ag.return %s : tensor<2xi32>
+}
+
+// -----
+
+ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<2xi32> {ag.name = "s"}) {
+  // expected-error @+1 {{'ag.check_indices' op expects a bound >= 0, got -1}}
+  %s, %p = ag.check_indices %i {bound = -1 : i64, op = "ag.get_rows"} : tensor<4xi32> -> (tensor<2xi32>, tensor<f32>)
+  ag.return %s : tensor<2xi32>
+}
+
+// -----
+
+ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<2xi32> {ag.name = "s"}) {
+  // expected-error @+1 {{'ag.check_indices' op expects the name of the indexing op in 'op'}}
+  %s, %p = ag.check_indices %i {bound = 3 : i64, op = ""} : tensor<4xi32> -> (tensor<2xi32>, tensor<f32>)
+  ag.return %s : tensor<2xi32>
+}
+
+// -----
+
+// expected-error @+1 {{'ag.forward' op attribute 'ag.index_checks' must be an array of {output, op, input, loc: strings, bound: an integer >= 0}, got [{bound = 3 : i64, op = "ag.get_rows"}]}}
+ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<4xi32> {ag.name = "s"}) attributes {ag.index_checks = [{bound = 3 : i64, op = "ag.get_rows"}]} {
+  ag.return %i : tensor<4xi32>
+}

@@ -211,6 +211,19 @@ LogicalResult AgDialect::verifyOperationAttribute(Operation *op,
     return expect(bytes && bytes.getType().isInteger(64) && bytes.getInt() >= 0,
                   "a non-negative i64 byte count");
   }
+  if (name == kIndexChecksAttr) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    bool ok = list != nullptr;
+    for (Attribute a : ok ? list.getValue() : ArrayRef<Attribute>()) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      auto bound = d ? d.getAs<IntegerAttr>("bound") : IntegerAttr();
+      ok &= d && d.size() == 5 && d.getAs<StringAttr>("output") &&
+            d.getAs<StringAttr>("op") && d.getAs<StringAttr>("input") &&
+            d.getAs<StringAttr>("loc") && bound && bound.getInt() >= 0;
+    }
+    return expect(ok, "an array of {output, op, input, loc: strings, bound: "
+                      "an integer >= 0}");
+  }
   return success();
 }
 
@@ -240,7 +253,7 @@ static constexpr llvm::StringLiteral kDiscardable[] = {
     "ag.input_layout", "ag.output_layout", kUpdatePrologueAttr,
     kPlacesAttr,       kPlaceAttr,         kGradsPlaceAttr,
     kMoment1PlaceAttr, kMoment2PlaceAttr,  kPartialsAttr,
-    kStagesAttr,       kScratchBytesAttr};
+    kStagesAttr,       kScratchBytesAttr,  kIndexChecksAttr};
 
 LogicalResult capture::ag::verifyKnownAttributes(Operation *op) {
   for (NamedAttribute attr : op->getDiscardableAttrs()) {

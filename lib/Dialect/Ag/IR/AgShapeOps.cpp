@@ -242,3 +242,23 @@ LogicalResult ScatterAddRowsOp::verify() {
                          << " and " << formatShape(out);
   return success();
 }
+
+LogicalResult CheckIndicesOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  ArrayRef<int64_t> indices = tensorOf(getIndices()).getShape();
+  ArrayRef<int64_t> status = tensorOf(getStatus()).getShape();
+  ArrayRef<int64_t> poison = tensorOf(getPoison()).getShape();
+  if (indices.size() != 1 || status != ArrayRef<int64_t>{2} || !poison.empty())
+    return emitOpError() << "expects indices [N], a status [2] and a poison "
+                            "[], but found "
+                         << formatShape(indices) << ", " << formatShape(status)
+                         << " and " << formatShape(poison);
+  // I64Attr's accessor is unsigned: read the signed value.
+  int64_t bound = getBoundAttr().getInt();
+  if (bound < 0)
+    return emitOpError() << "expects a bound >= 0, got " << bound;
+  if (getOp().empty())
+    return emitOpError() << "expects the name of the indexing op in 'op'";
+  return success();
+}

@@ -210,6 +210,22 @@ struct TrainDesc {
   std::optional<BufferRangeDesc> grads;
 };
 
+/// A device status output that checks an op's indices (every indexing
+/// kernel clamps; this makes an out-of-range index an error).
+struct IndexCheckDesc {
+  /// The entry output holding it: i32 [2], [first bad position, its
+  /// value], or [-1, 0] when every index is in range.
+  std::string output;
+  /// The indexing op, e.g. "ag.cross_entropy".
+  std::string op;
+  /// The entry input the indices are, or empty when computed.
+  std::string input;
+  /// Valid indices are [0, bound).
+  int64_t bound = 0;
+  /// The op's source location ("file:line:col"), or empty.
+  std::string location;
+};
+
 /// A replayable entry point.
 struct EntryDesc {
   /// Name (unique in the module).
@@ -230,6 +246,8 @@ struct EntryDesc {
   std::vector<CommandDesc> commands;
   /// Present exactly when kind == Train.
   std::optional<TrainDesc> train;
+  /// The index statuses the runtime checks after every replay.
+  std::vector<IndexCheckDesc> indexChecks;
 };
 
 /// How an initializer fills a weight; values match

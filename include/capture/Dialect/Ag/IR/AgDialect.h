@@ -36,6 +36,9 @@ inline constexpr llvm::StringLiteral kPartialsAttr = "ag.partials";
 inline constexpr llvm::StringLiteral kStagesAttr = "ag.stages";
 /// On an entry: the bytes of its scratch buffer.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "ag.scratch_bytes";
+/// On an entry (ag-insert-index-checks): one dictionary {output, op, input,
+/// bound, loc} per index status output, which the runtime checks.
+inline constexpr llvm::StringLiteral kIndexChecksAttr = "ag.index_checks";
 /// The plan's attributes on the ops of an entry: where their tensors go,
 /// not what they compute.
 inline constexpr llvm::StringLiteral kOpPlanAttrs[] = {

@@ -110,6 +110,8 @@ inline constexpr llvm::StringLiteral kHyperAttr = "ag.hyper";
 inline constexpr llvm::StringLiteral kMaxGradNormName = "max_grad_norm";
 /// Name of the runtime AdamW hyperparameter input (kAdamWHyperValues f32).
 inline constexpr llvm::StringLiteral kAdamWInputName = "adamw";
+/// Names of index status outputs: this prefix and a number.
+inline constexpr llvm::StringLiteral kIndexCheckPrefix = "index_check.";
 
 } // namespace capture::ag
 

@@ -551,6 +551,27 @@ def Ag_ScatterAddRowsOp : Ag_Op<"scatter_add_rows", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Ag_CheckIndicesOp : Ag_Op<"check_indices", [Pure]> {
+  let summary = "Finds the first index outside [0, bound) (a device status)";
+  let description = [{
+    Inserted by `ag-insert-index-checks` for every index operand of
+    `ag.cross_entropy`, `ag.get_rows`, `ag.one_hot` and
+    `ag.scatter_add_rows`, whose kernels clamp what is out of range:
+    `status = [p, v]` with `p` the first position whose index `v` is
+    outside `[0, bound)`, or `[-1, 0]` when all are inside; `poison` is NaN
+    when one is outside, else 0. `op` names the indexing op for the
+    runtime's message.
+    ```mlir
+    %status, %poison = ag.check_indices %labels {bound = 10 : i64, op = "ag.cross_entropy"} : tensor<128xi32> -> (tensor<2xi32>, tensor<f32>)
+    ```
+  }];
+  let arguments = (ins Ag_IndexTensor:$indices, I64Attr:$bound, StrAttr:$op);
+  let results = (outs Ag_IndexTensor:$status, Ag_Tensor:$poison);
+  let assemblyFormat =
+      "$indices attr-dict `:` type($indices) `->` `(` type($status) `,` type($poison) `)`";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Host-interaction ops (recorded by tracers; rejected by the capture guard)
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,193 @@
+//===- InsertIndexChecks.cpp - Device statuses for index operands ---------===//
+//
+// Index kernels clamp an out-of-range index so that they stay inside their
+// tensors; the interpreter reports it. This pass gives the device the same
+// voice: one ag.check_indices per distinct (index value, bound), its status
+// an entry output the runtime reads, and in a training step its poison
+// added to the gradient norm so that the update is refused on the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Transforms/Passes.h"
+
+#include "EntryAttrs.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace capture {
+#define GEN_PASS_DEF_INSERTINDEXCHECKS
+#include "capture/Transforms/Passes.h.inc"
+} // namespace capture
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+
+namespace {
+struct InsertIndexChecksPass
+    : public capture::impl::InsertIndexChecksBase<InsertIndexChecksPass> {
+  void runOnOperation() override;
+};
+
+/// One index operand to check.
+struct IndexUse {
+  /// The i32 indices.
+  Value indices;
+  /// Their range is [0, bound).
+  int64_t bound;
+  /// The first op (in program order) indexing with them.
+  Operation *op;
+};
+} // namespace
+
+/// The index operand of `op` and its bound, when `op` indexes.
+static std::optional<IndexUse> indexUseOf(Operation *op) {
+  auto dim = [](Value v, unsigned d) {
+    return cast<RankedTensorType>(v.getType()).getDimSize(d);
+  };
+  if (auto ce = dyn_cast<CrossEntropyOp>(op))
+    return IndexUse{ce.getLabels(), dim(ce.getLogits(), 1), op};
+  if (auto rows = dyn_cast<GetRowsOp>(op))
+    return IndexUse{rows.getIndices(), dim(rows.getTable(), 0), op};
+  if (auto hot = dyn_cast<OneHotOp>(op))
+    return IndexUse{hot.getLabels(), dim(hot.getResult(), 1), op};
+  if (auto scatter = dyn_cast<ScatterAddRowsOp>(op))
+    return IndexUse{scatter.getIndices(), dim(scatter.getResult(), 0), op};
+  return std::nullopt;
+}
+
+/// "file:line:col" of `loc`'s first file location, or "".
+static std::string locationText(Location loc) {
+  std::string text;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      llvm::raw_string_ostream(text)
+          << file.getFilename().getValue() << ":" << file.getLine() << ":"
+          << file.getColumn();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+static LogicalResult insertIndexChecks(FunctionOpInterface entry) {
+  MLIRContext *ctx = entry.getContext();
+  Block &body = entry.getFunctionBody().front();
+  auto ret = cast<ReturnOp>(body.getTerminator());
+  auto nameOf = [&](unsigned i, bool result) -> StringRef {
+    auto name = result ? entry.getResultAttrOfType<StringAttr>(
+                             i, ForwardOp::getNameAttrName())
+                       : entry.getArgAttrOfType<StringAttr>(
+                             i, ForwardOp::getNameAttrName());
+    return name ? name.getValue() : StringRef();
+  };
+  if (entry->hasAttr(kIndexChecksAttr))
+    return success(); // already done
+  for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i) {
+    if (nameOf(i, true).starts_with(kIndexCheckPrefix))
+      return entry->emitOpError()
+             << "has an output named \"" << nameOf(i, true)
+             << "\"; names starting with \"" << kIndexCheckPrefix
+             << "\" are for ag-insert-index-checks' statuses: rename it";
+  }
+
+  SmallVector<IndexUse> uses;
+  body.walk([&](Operation *op) {
+    std::optional<IndexUse> use = indexUseOf(op);
+    // No indices, nothing to check (and no bytes to bind).
+    if (!use ||
+        cast<RankedTensorType>(use->indices.getType()).getNumElements() == 0)
+      return;
+    for (const IndexUse &seen : uses)
+      if (seen.indices == use->indices && seen.bound == use->bound)
+        return;
+    uses.push_back(*use);
+  });
+  if (uses.empty())
+    return success();
+
+  OpBuilder b(ret);
+  auto statusType = RankedTensorType::get({2}, b.getI32Type());
+  auto scalarType = RankedTensorType::get({}, b.getF32Type());
+  SmallVector<Value> results(ret.getOperands());
+  SmallVector<Attribute> resAttrs = resultAttrDicts(entry);
+  SmallVector<Type> resultTypes(entry.getResultTypes());
+  SmallVector<Attribute> checks;
+  Value poison;
+  for (auto [k, use] : llvm::enumerate(uses)) {
+    // Right after the indices exist: the check depends on nothing else.
+    OpBuilder at(ctx);
+    if (auto arg = dyn_cast<BlockArgument>(use.indices))
+      at.setInsertionPointToStart(&body);
+    else
+      at.setInsertionPointAfter(use.indices.getDefiningOp());
+    StringRef opName = use.op->getName().getStringRef();
+    auto check = CheckIndicesOp::create(
+        at, use.op->getLoc(), statusType, scalarType, use.indices,
+        at.getI64IntegerAttr(use.bound), at.getStringAttr(opName));
+    StringRef input;
+    if (auto arg = dyn_cast<BlockArgument>(use.indices))
+      input = nameOf(arg.getArgNumber(), false);
+    results.push_back(check.getStatus());
+    resultTypes.push_back(statusType);
+    std::string name = (kIndexCheckPrefix + Twine(k)).str();
+    resAttrs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr(ForwardOp::getNameAttrName(), b.getStringAttr(name))}));
+    checks.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("output", b.getStringAttr(name)),
+         b.getNamedAttr("op", b.getStringAttr(opName)),
+         b.getNamedAttr("input", b.getStringAttr(input)),
+         b.getNamedAttr("bound", b.getI64IntegerAttr(use.bound)),
+         b.getNamedAttr("loc",
+                        b.getStringAttr(locationText(use.op->getLoc())))}));
+    poison = poison ? AddOp::create(b, check.getLoc(), scalarType, poison,
+                                    check.getPoison())
+                          .getResult()
+                    : check.getPoison();
+  }
+
+  // A training step: a bad index makes the norm NaN, which refuses the
+  // update on the device (ag-split-update hands the norm output to it).
+  if (isa<TrainStepOp>(entry.getOperation())) {
+    for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i) {
+      if (!entry.getResultAttr(i, kGradNormAttr))
+        continue;
+      results[i] =
+          AddOp::create(b, ret.getLoc(), scalarType, results[i], poison);
+      break;
+    }
+  }
+  ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+  entry.setType(FunctionType::get(ctx, entry.getArgumentTypes(), resultTypes));
+  entry.setAllResultAttrs(resAttrs);
+  entry->setAttr(kIndexChecksAttr, b.getArrayAttr(checks));
+  return success();
+}
+
+void InsertIndexChecksPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (!isa<ForwardOp, TrainStepOp>(op))
+      continue;
+    auto entry = cast<FunctionOpInterface>(op);
+    if (isa<TrainStepOp>(op) &&
+        llvm::none_of(llvm::seq(0u, entry.getNumResults()), [&](unsigned i) {
+          return entry.getResultAttr(i, kGradNormAttr) != nullptr;
+        })) {
+      // Before ag-insert-clip-scale there is no norm to refuse with.
+      bool indexes = false;
+      entry.getFunctionBody().walk(
+          [&](Operation *inner) { indexes |= indexUseOf(inner).has_value(); });
+      if (indexes) {
+        op.emitOpError() << "has index operands but no gradient norm: run "
+                            "ag-insert-clip-scale before "
+                            "ag-insert-index-checks";
+        return signalPassFailure();
+      }
+    }
+    if (failed(insertIndexChecks(entry)))
+      return signalPassFailure();
+  }
+}
