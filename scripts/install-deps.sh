@@ -10,6 +10,8 @@ packages=(
   # The module file's checksum (header-only use of xxhash.h).
   libxxhash-dev
   libgtest-dev libbenchmark-dev
+  # scripts/fuzz.sh: libFuzzer and the sanitizers come with clang.
+  clang libclang-rt-14-dev
   # The PyTorch peer of the training-step numerics tests (for /usr/bin/python3);
   # OpenBLAS so that it is not running on the reference BLAS.
   python3-torch python3-numpy libopenblas0-pthread

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: installs what is missing, builds, and runs every test
-# (lit, then ctest). Exits non-zero on any failure.
+# (lit, ctest, then the sanitized host tests and the fuzzers of
+# scripts/fuzz.sh for CAPTURE_FUZZ_SECONDS each, default 30). Exits non-zero
+# on any failure.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_BUILD_DIR:-$root/build}"
@@ -13,4 +15,6 @@ echo "== lit =="
 /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
 echo "== ctest =="
 ctest --test-dir "$build" --output-on-failure -j2 || status=1
+echo "== sanitizers and fuzzing (scripts/fuzz.sh) =="
+"$root/scripts/fuzz.sh" "${CAPTURE_FUZZ_SECONDS:-30}" || status=1
 exit $status
