@@ -8,6 +8,9 @@
 #include "capture/Target/Capmod.h"
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/initializer.h"
+
+#include <cstdio>
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -43,8 +46,22 @@ void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
   for (const rt::WeightDesc &w : module.weights)
     os << "weight " << w.name << ' ' << rt::formatType(w.shape, w.dtype)
        << (w.trainable ? " trainable" : "") << " @ [" << w.offset << ", "
-       << w.offset + w.size << ")" << (w.init ? " initialized" : " zeros")
+       << w.offset + w.size << ")"
+       << (w.init          ? std::string(" initialized")
+           : w.initializer ? " " + rt::describeInitializer(*w.initializer)
+                           : std::string(" unset"))
        << "\n";
+  if (module.constantsBuffer >= 0) {
+    os << "constants: " << (module.constants ? module.constants->size() : 0)
+       << " bytes";
+    for (const rt::ConstantFillDesc &f : module.constantFills) {
+      char bits[16];
+      std::snprintf(bits, sizeof(bits), "0x%08x", f.value);
+      os << ", fill [" << f.offset << ", " << f.offset + f.size
+         << ") = " << bits;
+    }
+    os << "\n";
+  }
   for (const rt::EntryDesc &entry : module.entries) {
     os << "entry " << entry.name << ": input buffer " << entry.inputBuffer
        << ", output buffer " << entry.outputBuffer << "\n";

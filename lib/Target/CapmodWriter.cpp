@@ -426,10 +426,16 @@ LogicalResult Writer::write(rt::ModuleDesc &out) {
     globalBuffers[kConstantsGlobal] = desc->constantsBuffer =
         addBuffer(rt::BufferKind::Constants, g.getType().getNumElements());
     std::vector<uint8_t> bytes;
-    auto init = cast<DenseElementsAttr>(*g.getInitialValue());
-    for (APInt v : init.getValues<APInt>())
-      bytes.push_back(static_cast<uint8_t>(v.getZExtValue()));
+    if (auto init = g->getAttrOfType<DenseElementsAttr>(kConstantBytesAttr)) {
+      ArrayRef<char> raw = init.getRawData();
+      bytes.assign(raw.begin(), raw.end());
+    }
     desc->constants = std::move(bytes);
+    if (auto fills = g->getAttrOfType<DenseI64ArrayAttr>(kConstantFillsAttr))
+      for (size_t i = 0; i + 2 < fills.size(); i += 3)
+        desc->constantFills.push_back({static_cast<uint64_t>(fills[i]),
+                                       static_cast<uint64_t>(fills[i + 1]),
+                                       static_cast<uint32_t>(fills[i + 2])});
   }
 
   for (WeightOp weight : module.getOps<WeightOp>()) {

@@ -322,6 +322,9 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
   if (m->constants())
     desc.constants = toVector(m->constants());
   desc.constantsBuffer = m->constants_buffer();
+  if (m->constant_fills())
+    for (const fb::ConstantFill *f : *m->constant_fills())
+      desc.constantFills.push_back({f->offset(), f->size(), f->value()});
   for (const fb::Entry *e : *m->entries()) {
     Result<EntryDesc> entry = toEntry(*e);
     if (entry.isError())

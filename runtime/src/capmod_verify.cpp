@@ -247,6 +247,9 @@ private:
       if (desc.constants && !desc.constants->empty())
         return fail("module has " + str(desc.constants->size()) +
                     " bytes of constants but no constants_buffer (-1)");
+      if (!desc.constantFills.empty())
+        return fail("module has " + str(desc.constantFills.size()) +
+                    " constant fills but no constants_buffer (-1)");
       return Status::ok();
     }
     uint32_t cb = static_cast<uint32_t>(desc.constantsBuffer);
@@ -254,11 +257,27 @@ private:
     CAPTURE_RT_RETURN_IF_ERROR(
         checkBufferKind(cb, BufferKind::Constants, "constants_buffer"));
     uint64_t have = desc.constants ? desc.constants->size() : 0;
-    if (have != desc.buffers[cb].size)
-      return fail("constants have " + str(have) + " bytes, expected " +
-                  str(desc.buffers[cb].size) + " (the size of " +
-                  bufferName(cb) + ")");
-    return Status::ok();
+    uint64_t size = desc.buffers[cb].size;
+    if (have > size)
+      return fail("constants have " + str(have) + " bytes, expected at most " +
+                  str(size) + " (the size of " + bufferName(cb) + ")");
+    std::vector<NamedRange> ranges;
+    for (size_t i = 0; i < desc.constantFills.size(); ++i) {
+      const ConstantFillDesc &f = desc.constantFills[i];
+      std::string where =
+          "constant_fills[" + str(i) + "] " + formatRange(f.offset, f.size);
+      if (f.size == 0 || f.offset % 4 || f.size % 4)
+        return fail(where + ": offset and size must be multiples of 4 and "
+                            "the size > 0");
+      if (!rangeInside(f.offset, f.size, size))
+        return fail(where + " exceeds " + bufferName(cb));
+      if (f.offset < have)
+        return fail(where + " overlaps the " + str(have) +
+                    " initial bytes of the constants, expected fills past "
+                    "them");
+      ranges.emplace_back(f.offset, f.size, "constant_fills[" + str(i) + "]");
+    }
+    return checkDisjoint(std::move(ranges), "constant fills");
   }
 
   Status checkSlots(const EntryDesc &entry,

@@ -160,9 +160,16 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
   auto weightVec = weights.empty() ? 0 : b.CreateVector(weights);
   auto constants = desc.constants ? b.CreateVector(*desc.constants) : 0;
   auto entryVec = b.CreateVector(entries);
+  flatbuffers::Offset<flatbuffers::Vector<const fb::ConstantFill *>> fills;
+  if (!desc.constantFills.empty()) {
+    std::vector<fb::ConstantFill> list;
+    for (const ConstantFillDesc &f : desc.constantFills)
+      list.emplace_back(f.offset, f.size, f.value);
+    fills = b.CreateVectorOfStructs(list);
+  }
   auto module = fb::CreateModule(
       b, desc.formatVersion, producer, target, kernelVec, bufferVec, weightVec,
-      desc.weightsBuffer, constants, desc.constantsBuffer, entryVec);
+      desc.weightsBuffer, constants, desc.constantsBuffer, entryVec, fills);
   fb::FinishModuleBuffer(b, module);
   std::vector<uint8_t> bytes(b.GetBufferPointer(),
                              b.GetBufferPointer() + b.GetSize());

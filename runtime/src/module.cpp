@@ -5,6 +5,7 @@
 #include "capture/rt/capmod.h"
 #include "capture/rt/initializer.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace capture::rt {
@@ -71,6 +72,39 @@ std::vector<size_t> weightsReadBy(const ModuleDesc &desc,
       read.push_back(w);
   }
   return read;
+}
+
+/// The Constants buffer: its initial bytes uploaded, then one fill submit
+/// for the splat ranges and the zeros between them (disjoint ranges, so the
+/// fills need no ordering among themselves).
+Status uploadConstants(Module::Impl &m) {
+  auto cb = static_cast<uint32_t>(m.desc.constantsBuffer);
+  uint64_t have = m.desc.constants ? m.desc.constants->size() : 0;
+  if (have)
+    CAPTURE_RT_RETURN_IF_ERROR(
+        m.upload(cb, 0, m.desc.constants->data(), have, "constants"));
+  std::vector<ConstantFillDesc> fills = m.desc.constantFills;
+  std::sort(fills.begin(), fills.end(),
+            [](const ConstantFillDesc &a, const ConstantFillDesc &b) {
+              return a.offset < b.offset;
+            });
+  VkBuffer handle = m.buffers[cb]->handle();
+  std::vector<FillRange> ranges;
+  // Buffer sizes are multiples of 16, the initial bytes may not be: the
+  // first gap starts at the next word.
+  uint64_t cursor = (have + 3) / 4 * 4;
+  for (const ConstantFillDesc &f : fills) {
+    if (f.offset > cursor)
+      ranges.push_back({handle, cursor, f.offset - cursor, 0});
+    ranges.push_back({handle, f.offset, f.size, f.value});
+    cursor = f.offset + f.size;
+  }
+  uint64_t size = m.desc.buffers[cb].size;
+  if (size >= cursor + 4)
+    ranges.push_back({handle, cursor, (size - cursor) / 4 * 4, 0});
+  if (ranges.empty())
+    return Status::ok();
+  return m.zeroFill(ranges, "constants");
 }
 
 /// Allocates everything, uploads weights and constants, records entries.
@@ -188,9 +222,7 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
         m.upload(wb, 0, image.data(), image.size(), "initial weights"));
   }
   if (m.desc.constantsBuffer >= 0)
-    CAPTURE_RT_RETURN_IF_ERROR(m.upload(
-        static_cast<uint32_t>(m.desc.constantsBuffer), 0,
-        m.desc.constants->data(), m.desc.constants->size(), "constants"));
+    CAPTURE_RT_RETURN_IF_ERROR(uploadConstants(m));
   // Moments start at zero as torch.optim.AdamW's do; device memory starts
   // undefined.
   // Optimizer buffer sizes are multiples of 4 (verified), so VK_WHOLE_SIZE

@@ -25,6 +25,8 @@ struct FillRange {
   uint64_t offset = 0;
   /// Bytes; a multiple of 4, or VK_WHOLE_SIZE.
   uint64_t size = 0;
+  /// The 32-bit value written to every word.
+  uint32_t data = 0;
 };
 
 /// What the runtime keeps for a training entry between steps.

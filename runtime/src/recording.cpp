@@ -288,7 +288,7 @@ void recordUtilityFill(VkCommandBuffer cmd,
   barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT);
   for (const FillRange &r : ranges)
-    vkCmdFillBuffer(cmd, r.buffer, r.offset, r.size, 0);
+    vkCmdFillBuffer(cmd, r.buffer, r.offset, r.size, r.data);
   barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT,
           kDeviceAccesses | VK_ACCESS_HOST_READ_BIT);

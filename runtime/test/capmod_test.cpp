@@ -450,14 +450,43 @@ TEST(CapmodVerify, Weights) {
 
 TEST(CapmodVerify, Constants) {
   ModuleDesc desc = makeTestModule();
-  desc.constants->resize(28);
+  desc.constants->resize(36);
   EXPECT_THAT(readError(desc),
-              HasSubstr("constants have 28 bytes, expected 32 (the size of "
-                        "buffer 3 (Constants, 32 bytes))"));
+              HasSubstr("constants have 36 bytes, expected at most 32 (the "
+                        "size of buffer 3 (Constants, 32 bytes))"));
   desc = makeTestModule();
   desc.constantsBuffer = -1;
   EXPECT_THAT(readError(desc),
               HasSubstr("32 bytes of constants but no constants_buffer"));
+
+  // Fills: past the initial bytes, word-aligned, inside, disjoint.
+  desc = makeTestModule();
+  desc.constants->resize(16);
+  desc.constantFills = {{16, 8, 0x40000000u}, {24, 8, 1u}};
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> back = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(back.isOk()) << back.message();
+  ASSERT_EQ(back->constantFills.size(), 2u);
+  EXPECT_EQ(back->constantFills[0].offset, 16u);
+  EXPECT_EQ(back->constantFills[0].size, 8u);
+  EXPECT_EQ(back->constantFills[0].value, 0x40000000u);
+  ModuleDesc bad = desc;
+  bad.constantFills[0].offset = 12;
+  EXPECT_THAT(readError(bad), HasSubstr("overlaps the 16 initial bytes"));
+  bad = desc;
+  bad.constantFills[1].size = 6;
+  EXPECT_THAT(readError(bad), HasSubstr("multiples of 4"));
+  bad = desc;
+  bad.constantFills[1].size = 16;
+  EXPECT_THAT(readError(bad), HasSubstr("exceeds buffer 3 (Constants"));
+  bad = desc;
+  bad.constantFills[1].offset = 20;
+  EXPECT_THAT(readError(bad), HasSubstr("constant fills"));
+  bad = desc;
+  bad.constantsBuffer = -1;
+  bad.constants.reset();
+  EXPECT_THAT(readError(bad),
+              HasSubstr("2 constant fills but no constants_buffer"));
 }
 
 TEST(CapmodVerify, EntryBuffersHaveTheRightKind) {

@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 using namespace capture::rt;
 using namespace capture::rt::test;
 using ::testing::AllOf;
@@ -201,6 +203,25 @@ TEST_F(ModuleTest, InitializersAreEvaluatedAtLoad) {
   std::vector<float> c = constantValues(), o(8);
   for (size_t i = 0; i < 8; ++i)
     o[i] = expected[i] + c[i];
+  EXPECT_EQ(bias.value()[0].tensor.asF32(), o);
+}
+
+TEST_F(ModuleTest, ConstantFillsAreAppliedAtLoad) {
+  // c = [100, 101, 102, 103] as bytes, then four 7.0 as one fill.
+  ModuleDesc desc = makeTestModule();
+  desc.constants->resize(16);
+  float seven = 7.0f;
+  uint32_t bits;
+  std::memcpy(&bits, &seven, sizeof(bits));
+  desc.constantFills = {{16, 16, bits}};
+  std::unique_ptr<Module> m = load(desc);
+  ASSERT_TRUE(m);
+  Result<std::vector<NamedTensor>> bias = m->run("bias", {}); // o = w + c
+  ASSERT_TRUE(bias.isOk()) << bias.message();
+  std::vector<float> w = initialWeights(), c = {100, 101, 102, 103, 7, 7, 7, 7};
+  std::vector<float> o(8);
+  for (size_t i = 0; i < 8; ++i)
+    o[i] = w[i] + c[i];
   EXPECT_EQ(bias.value()[0].tensor.asF32(), o);
 }
 

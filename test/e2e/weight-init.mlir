@@ -1,5 +1,5 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: capture-aot %s -o %t/m.capmod
+// RUN: capture-aot %s -o %t/m.capmod --print-module | FileCheck %s --check-prefix=PRINT
 // RUN: %python -c "import os, sys; n = os.path.getsize(sys.argv[1]); print('capmod bytes', n); assert n < 200000, n" %t/m.capmod | FileCheck %s --check-prefix=SIZE
 // RUN: capture-run %t/m.capmod --entry init --output-dir %t/gpu > /dev/null
 // RUN: capture-interp %s --entry init --compare %t/gpu --tolerance 0 | FileCheck %s --check-prefix=CMP
@@ -16,6 +16,10 @@
 // an initial value is refused until it is set.
 
 // SIZE: capmod bytes
+// PRINT: weight lin.weight [33, 7] (f32) trainable @ [{{[0-9]+}}, {{[0-9]+}}) linear(fan_in=7, seed=1){{$}}
+// PRINT: weight c [6] (f32) @ [{{[0-9]+}}, {{[0-9]+}}) constant(value=-0.75){{$}}
+// PRINT: weight big [4096, 1024] (f32) @ [{{[0-9]+}}, {{[0-9]+}}) constant(value=0.5){{$}}
+// PRINT: weight unset [2] (f32) @ [{{[0-9]+}}, {{[0-9]+}}) unset{{$}}
 
 // CMP-DAG: compare lin_w: {{.*}}: ok
 // CMP-DAG: compare lin_b: {{.*}}: ok

@@ -35,6 +35,11 @@ void populateKernelsToSPIRVPatterns(const mlir::SPIRVTypeConverter &converter,
 /// Names of the module-level buffers the lowering creates.
 inline constexpr llvm::StringLiteral kWeightsGlobal = "__ag_weights";
 inline constexpr llvm::StringLiteral kConstantsGlobal = "__ag_constants";
+/// On the (uninitialized) constants global: the initial bytes of its
+/// non-splat constants (i8 elements from offset 0), and its splats as
+/// [offset, bytes, 32-bit value] triples; the module writer stores both.
+inline constexpr llvm::StringLiteral kConstantBytesAttr = "ag.constant_bytes";
+inline constexpr llvm::StringLiteral kConstantFillsAttr = "ag.constant_fills";
 /// Gradients and AdamW moments of every param pack; zero at load.
 inline constexpr llvm::StringLiteral kOptimizerGlobal = "__ag_optimizer";
 /// Attribute on a gpu.func that writes other arguments than its last: the

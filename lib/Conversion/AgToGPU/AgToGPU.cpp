@@ -9,6 +9,9 @@
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cstring>
 
 namespace capture {
 #define GEN_PASS_DEF_LOWERTOGPU
@@ -352,23 +355,52 @@ static LogicalResult checkModulePlan(ModuleOp module) {
   return success();
 }
 
-/// The constants buffer: the bytes of every constant an entry body places
-/// there.
-static std::vector<char> constantBytes(ArrayRef<FunctionOpInterface> entries,
-                                       int64_t size) {
-  std::vector<char> bytes(size, 0);
+/// Records on the constants global what the module writer stores: the
+/// bytes of every non-splat constant an entry body places there
+/// (kConstantBytesAttr, from offset 0 to the end of the last one) and each
+/// splat as [offset, bytes, bits] (kConstantFillsAttr), which ag-plan-buffers
+/// placed after the others: a large splat costs a few bytes in the file
+/// and no memory here.
+static void recordConstants(memref::GlobalOp global,
+                            ArrayRef<FunctionOpInterface> entries) {
+  std::vector<char> bytes;
+  SmallVector<int64_t> fills;
+  llvm::DenseSet<int64_t> filled;
   for (FunctionOpInterface entry : entries) {
     for (Operation &op : entry.getFunctionBody().front()) {
       ElementsAttr value = constantValue(&op);
       auto places = op.getAttrOfType<ArrayAttr>(kPlacesAttr);
       if (!value || !places)
         continue; // lowerEntry reports a missing place
+      int64_t offset = cast<PlaceAttr>(places[0]).getOffset();
+      int64_t size =
+          cast<ShapedType>(value.getType()).getNumElements() * sizeof(float);
+      if (value.isSplat()) {
+        if (!filled.insert(offset).second)
+          continue; // equal constants share one place
+        float v = (*value.getValues<APFloat>().begin()).convertToFloat();
+        uint32_t bits;
+        std::memcpy(&bits, &v, sizeof(bits));
+        llvm::append_range(fills, ArrayRef<int64_t>{offset, size, bits});
+        continue;
+      }
+      if (bytes.size() < static_cast<size_t>(offset + size))
+        bytes.resize(offset + size, 0);
       std::vector<char> own;
       appendBytes(value, own);
-      llvm::copy(own, bytes.begin() + cast<PlaceAttr>(places[0]).getOffset());
+      llvm::copy(own, bytes.begin() + offset);
     }
   }
-  return bytes;
+  OpBuilder b(global);
+  if (!bytes.empty())
+    global->setAttr(
+        kConstantBytesAttr,
+        DenseElementsAttr::getFromRawBuffer(
+            RankedTensorType::get({static_cast<int64_t>(bytes.size())},
+                                  b.getI8Type()),
+            bytes));
+  if (!fills.empty())
+    global->setAttr(kConstantFillsAttr, b.getDenseI64ArrayAttr(fills));
 }
 
 void LowerToGPUPass::runOnOperation() {
@@ -391,9 +423,9 @@ void LowerToGPUPass::runOnOperation() {
     createGlobal(b, module.getLoc(), kOptimizerGlobal, plan.getOptimizer(), {},
                  /*constant=*/false);
   if (plan.getConstants() > 0)
-    createGlobal(b, module.getLoc(), kConstantsGlobal, plan.getConstants(),
-                 constantBytes(entries, plan.getConstants()),
-                 /*constant=*/true);
+    recordConstants(createGlobal(b, module.getLoc(), kConstantsGlobal,
+                                 plan.getConstants(), {}, /*constant=*/true),
+                    entries);
 
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   b.getUnitAttr());

@@ -343,7 +343,9 @@ void PlanBuffersPass::runOnOperation() {
 
   // Constants the kernels read (those of entry bodies; constants inside
   // regions are splats the kernels make in registers): one read-only
-  // buffer, equal values stored once.
+  // buffer, equal values stored once, the splats after all the others so
+  // that the module file stores the others' bytes and fills the splats
+  // (ag-lower-to-gpu, the module writer).
   DenseMap<Attribute, int64_t> constOffsets;
   int64_t constantBytes = 0;
   auto constantPlace = [&](ElementsAttr value) {
@@ -354,6 +356,12 @@ void PlanBuffersPass::runOnOperation() {
     }
     return place(BufferKind::constants, it->second);
   };
+  for (bool splats : {false, true})
+    for (FunctionOpInterface entry : entries)
+      for (Operation &op : entry.getFunctionBody().front())
+        if (ElementsAttr value = constantValue(&op))
+          if (value.isSplat() == splats)
+            (void)constantPlace(value);
 
   for (FunctionOpInterface entry : entries)
     if (failed(planEntry(entry, alignment, constantPlace)))

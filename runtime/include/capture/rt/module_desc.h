@@ -279,6 +279,17 @@ struct InitializerDesc {
   uint64_t seed = 0;
 };
 
+/// A range of the Constants buffer that holds one 32-bit value repeated (a
+/// splat constant), filled at load instead of stored in the file.
+struct ConstantFillDesc {
+  /// First byte; a multiple of 4, at or past the end of the initial bytes.
+  uint64_t offset = 0;
+  /// Bytes; a positive multiple of 4.
+  uint64_t size = 0;
+  /// The value's bits (an f32 or i32 element).
+  uint32_t value = 0;
+};
+
 /// A module-level weight in the Weights buffer.
 struct WeightDesc {
   /// Name (unique in the module).
@@ -317,10 +328,13 @@ struct ModuleDesc {
   std::vector<WeightDesc> weights;
   /// Index of the Weights buffer, or -1.
   int32_t weightsBuffer = -1;
-  /// Initial contents of the Constants buffer (absent when there is none).
+  /// Initial contents of the first bytes of the Constants buffer (absent
+  /// when there is none); the rest is zeros but for `constantFills`.
   std::optional<std::vector<uint8_t>> constants;
   /// Index of the Constants buffer, or -1.
   int32_t constantsBuffer = -1;
+  /// Splat constants of the Constants buffer, past `constants`.
+  std::vector<ConstantFillDesc> constantFills;
   /// Entry points.
   std::vector<EntryDesc> entries;
 };
