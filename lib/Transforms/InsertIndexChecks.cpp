@@ -118,7 +118,7 @@ static LogicalResult insertIndexChecks(FunctionOpInterface entry) {
   for (auto [k, use] : llvm::enumerate(uses)) {
     // Right after the indices exist: the check depends on nothing else.
     OpBuilder at(ctx);
-    if (auto arg = dyn_cast<BlockArgument>(use.indices))
+    if (isa<BlockArgument>(use.indices))
       at.setInsertionPointToStart(&body);
     else
       at.setInsertionPointAfter(use.indices.getDefiningOp());
