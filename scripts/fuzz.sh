@@ -49,6 +49,13 @@ for path in glob.glob(os.path.join(seeds, "*.capmod")):
 for path in glob.glob(os.path.join(seeds, "*.npy")):
     open(os.path.join(out, "npy", os.path.basename(path)), "wb").write(open(path, "rb").read())
 PY
+# Inputs that once failed (runtime/fuzz/regressions/<target>/): every run
+# replays them first.
+for target in capmod npy; do
+  if [ -d "$root/runtime/fuzz/regressions/$target" ]; then
+    cp "$root/runtime/fuzz/regressions/$target"/* "$corpus/$target/"
+  fi
+done
 
 for target in capmod npy; do
   echo "== fuzzing the $target reader for $seconds s =="

@@ -322,9 +322,16 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
   if (m->constants())
     desc.constants = toVector(m->constants());
   desc.constantsBuffer = m->constants_buffer();
-  if (m->constant_fills())
-    for (const fb::ConstantFill *f : *m->constant_fills())
-      desc.constantFills.push_back({f->offset(), f->size(), f->value()});
+  // Copied out as the bindings are: FlatBuffers does not check the 8-byte
+  // alignment of a struct vector's elements, and a hostile file may break
+  // it (found by runtime/fuzz/capmod_fuzzer.cpp).
+  if (const auto *fills = m->constant_fills()) {
+    for (uint32_t i = 0; i < fills->size(); ++i) {
+      fb::ConstantFill f;
+      std::memcpy(&f, fills->Data() + i * sizeof(fb::ConstantFill), sizeof(f));
+      desc.constantFills.push_back({f.offset(), f.size(), f.value()});
+    }
+  }
   for (const fb::Entry *e : *m->entries()) {
     Result<EntryDesc> entry = toEntry(*e);
     if (entry.isError())
