@@ -6,6 +6,9 @@
 # valid files. Any crash, sanitizer report or failed round trip fails the
 # run and leaves the input in build-fuzz/crashes/.
 #   usage: scripts/fuzz.sh [SECONDS]
+# With CAPTURE_FUZZ_RUNS=N (what scripts/test.sh, so CI, uses) each target
+# runs exactly N inputs from seed 1 instead: the same inputs on every
+# machine, so a CI failure reproduces.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
@@ -13,6 +16,11 @@ seconds="${1:-60}"
 case "$seconds" in
   ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;;
 esac
+if [ -n "${CAPTURE_FUZZ_RUNS:-}" ]; then
+  case "$CAPTURE_FUZZ_RUNS" in
+    ''|*[!0-9]*) echo "fuzz.sh: CAPTURE_FUZZ_RUNS must be a whole number, got '$CAPTURE_FUZZ_RUNS'" >&2; exit 2 ;;
+  esac
+fi
 
 "$root/scripts/install-deps.sh"
 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all"
@@ -57,9 +65,15 @@ for target in capmod npy; do
   fi
 done
 
+budget=(-max_total_time="$seconds")
+what="for $seconds s"
+if [ -n "${CAPTURE_FUZZ_RUNS:-}" ]; then
+  budget=(-runs="$CAPTURE_FUZZ_RUNS" -seed=1)
+  what="for $CAPTURE_FUZZ_RUNS inputs from seed 1"
+fi
 for target in capmod npy; do
-  echo "== fuzzing the $target reader for $seconds s =="
-  "$build/fuzz/capture-$target-fuzzer" -max_total_time="$seconds" \
+  echo "== fuzzing the $target reader $what =="
+  "$build/fuzz/capture-$target-fuzzer" "${budget[@]}" \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$build/crashes/$target-" "$corpus/$target" 2>&1 | tail -n 12
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: installs what is missing, builds, and runs every test
 # (lit, ctest, then the sanitized host tests and the fuzzers of
-# scripts/fuzz.sh for CAPTURE_FUZZ_SECONDS each, default 30). Exits non-zero
-# on any failure.
+# scripts/fuzz.sh, CAPTURE_FUZZ_RUNS inputs each from a fixed seed, default
+# 100000). Exits non-zero on any failure.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_BUILD_DIR:-$root/build}"
@@ -16,5 +16,5 @@ echo "== lit =="
 echo "== ctest =="
 ctest --test-dir "$build" --output-on-failure -j2 || status=1
 echo "== sanitizers and fuzzing (scripts/fuzz.sh) =="
-"$root/scripts/fuzz.sh" "${CAPTURE_FUZZ_SECONDS:-30}" || status=1
+CAPTURE_FUZZ_RUNS="${CAPTURE_FUZZ_RUNS:-100000}" "$root/scripts/fuzz.sh" || status=1
 exit $status
