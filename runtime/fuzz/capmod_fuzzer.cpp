@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capmod_checksum.h"
+#include "test_util.h"
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/census.h"
@@ -22,33 +23,6 @@
 
 using namespace capture::rt;
 
-namespace {
-
-/// Limits like lavapipe's, fixed so that runs are reproducible.
-DeviceLimits limits() {
-  DeviceLimits l;
-  l.deviceName = "fuzz-device";
-  l.apiVersion = (1u << 22) | (3u << 12);
-  for (int i = 0; i < 3; ++i) {
-    l.maxWorkGroupCount[i] = 65535;
-    l.maxWorkGroupSize[i] = 1024;
-  }
-  l.maxWorkGroupInvocations = 1024;
-  l.minStorageBufferOffsetAlignment = 16;
-  l.maxStorageBufferRange = 1u << 27;
-  l.maxStorageBuffersPerSet = 64;
-  l.maxAllocationSize = 1ull << 31;
-  l.minTexelBufferOffsetAlignment = 16;
-  l.maxTexelBufferElements = 1u << 27;
-  l.maxStorageImagesPerSet = 64;
-  l.rgba32fStorageTexelBuffer = true;
-  l.subgroupArithmetic = true;
-  l.robustBufferAccess = true;
-  return l;
-}
-
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0)
     return 0;
@@ -58,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Result<ModuleDesc> desc = readCapmod(bytes.data(), bytes.size());
   if (desc.isError())
     return 0;
-  (void)verifyForDevice(desc.value(), limits());
+  (void)verifyForDevice(desc.value(), test::lavapipeLikeLimits());
   (void)moduleCensus(desc.value());
   for (const WeightDesc &w : desc->weights) {
     // Bounded: a verified weight may be up to 4 GiB.
