@@ -1,53 +1,45 @@
 #!/usr/bin/env bash
-# Builds the runtime's host code with clang, AddressSanitizer and
-# UndefinedBehaviorSanitizer into ./build-fuzz (or $CAPTURE_FUZZ_BUILD_DIR),
-# runs its device-free unit tests under them, then fuzzes the module loader
-# and the .npy reader for SECONDS each (default 60) from a seed corpus of
-# valid files. Any crash, sanitizer report or failed round trip fails the
-# run and leaves the input in build-fuzz/crashes/.
+# Runs the libFuzzer targets for SECONDS each (default 60) from the sanitized
+# build of scripts/sanitized-build.sh (./build-san): the compiler
+# (fuzz/mlir_fuzzer.cpp: .mlir text through parse, verify, the guard, the
+# whole pipeline, the module writer and the loader), the module loader
+# (runtime/fuzz/capmod_fuzzer.cpp) and the .npy reader
+# (runtime/fuzz/npy_fuzzer.cpp). Any crash, sanitizer report, silent
+# failure or broken round trip fails the run and leaves the input in
+# build-san/crashes/.
 #   usage: scripts/fuzz.sh [SECONDS]
-# With CAPTURE_FUZZ_RUNS=N (what scripts/test.sh, so CI, uses) each target
-# runs exactly N inputs from seed 1 instead: the same inputs on every
-# machine, so a CI failure reproduces.
+# CAPTURE_FUZZ_SEED=N fixes libFuzzer's seed (CI uses 1: the inputs then
+# come in the same order on every machine); CAPTURE_FUZZ_RUNS=N runs
+# exactly N inputs per target instead of SECONDS.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${CAPTURE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+build="${CAPTURE_SAN_BUILD_DIR:-$root/build-san}"
 seconds="${1:-60}"
-case "$seconds" in
-  ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;;
-esac
-if [ -n "${CAPTURE_FUZZ_RUNS:-}" ]; then
-  case "$CAPTURE_FUZZ_RUNS" in
-    ''|*[!0-9]*) echo "fuzz.sh: CAPTURE_FUZZ_RUNS must be a whole number, got '$CAPTURE_FUZZ_RUNS'" >&2; exit 2 ;;
+number() {
+  case "$2" in
+    ''|*[!0-9]*) echo "fuzz.sh: $1 must be a whole number, got '$2'" >&2; exit 2 ;;
   esac
-fi
+}
+number SECONDS "$seconds"
+[ -z "${CAPTURE_FUZZ_RUNS:-}" ] || number CAPTURE_FUZZ_RUNS "$CAPTURE_FUZZ_RUNS"
+[ -z "${CAPTURE_FUZZ_SEED:-}" ] || number CAPTURE_FUZZ_SEED "$CAPTURE_FUZZ_SEED"
 
-"$root/scripts/install-deps.sh"
-flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all"
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root/runtime" -B "$build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCAPTURE_RT_FUZZERS=ON
-fi
-cmake --build "$build" --target capture-capmod-fuzzer capture-npy-fuzzer \
-  capture-capmod-tests capture-npy-tests capture-rt-make-testmod \
-  capture-rt-test-kernels
+"$root/scripts/sanitized-build.sh" capture-mlir-fuzzer capture-capmod-fuzzer \
+  capture-npy-fuzzer capture-rt-make-testmod capture-rt-test-kernels
+# shellcheck source=scripts/sanitizer-env.sh
+source "$root/scripts/sanitizer-env.sh"
 
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-echo "== device-free unit tests under ASan + UBSan =="
-(cd "$build/test" && ./capture-capmod-tests --gtest_brief=1 && ./capture-npy-tests --gtest_brief=1)
-
-# Seeds: the runtime tests' modules (each FlatBuffers part behind an even
-# mode byte, each whole file behind an odd one) and a few .npy files.
+# Seeds. The compiler's are checked in (fuzz/corpus/mlir, from the lit
+# tests by fuzz/make_corpus.py). The loader's are the runtime tests'
+# modules, each FlatBuffers part behind an even mode byte (resealed by the
+# fuzzer: a hostile file) and each whole file behind an odd one (a damaged
+# file); the reader's a few .npy files.
 corpus="$build/corpus"
-mkdir -p "$corpus/capmod" "$corpus/npy" "$build/crashes"
-"$build/test/capture-rt-make-testmod" "$build/seeds" > /dev/null
+rm -rf "$build/seeds"
+mkdir -p "$corpus/mlir" "$corpus/capmod" "$corpus/npy" "$build/crashes"
+"$build/runtime/test/capture-rt-make-testmod" "$build/seeds" > /dev/null
 python3 - "$build/seeds" "$corpus" <<'PY'
-import glob, os, struct, sys
+import glob, os, sys
 seeds, out = sys.argv[1], sys.argv[2]
 for path in glob.glob(os.path.join(seeds, "*.capmod")):
     name = os.path.basename(path)
@@ -57,24 +49,48 @@ for path in glob.glob(os.path.join(seeds, "*.capmod")):
 for path in glob.glob(os.path.join(seeds, "*.npy")):
     open(os.path.join(out, "npy", os.path.basename(path)), "wb").write(open(path, "rb").read())
 PY
-# Inputs that once failed (runtime/fuzz/regressions/<target>/): every run
-# replays them first.
-for target in capmod npy; do
-  if [ -d "$root/runtime/fuzz/regressions/$target" ]; then
-    cp "$root/runtime/fuzz/regressions/$target"/* "$corpus/$target/"
-  fi
-done
+
+# Each target: its binary, its checked-in input folders (seeds, then inputs
+# that once failed: every run replays them first), the longest input and
+# any other options.
+target_setup() {
+  case "$1" in
+    mlir)
+      binary="$build/fuzz/capture-mlir-fuzzer"
+      dirs=("$root/fuzz/corpus/mlir" "$root/fuzz/regressions/mlir")
+      options=(-max_len=8192 -dict="$root/fuzz/mlir.dict") ;;
+    capmod)
+      binary="$build/runtime/fuzz/capture-capmod-fuzzer"
+      dirs=("$root/runtime/fuzz/regressions/capmod")
+      options=(-max_len=65536) ;;
+    npy)
+      binary="$build/runtime/fuzz/capture-npy-fuzzer"
+      dirs=("$root/runtime/fuzz/regressions/npy")
+      options=(-max_len=4096) ;;
+  esac
+}
 
 budget=(-max_total_time="$seconds")
 what="for $seconds s"
 if [ -n "${CAPTURE_FUZZ_RUNS:-}" ]; then
-  budget=(-runs="$CAPTURE_FUZZ_RUNS" -seed=1)
-  what="for $CAPTURE_FUZZ_RUNS inputs from seed 1"
+  budget=(-runs="$CAPTURE_FUZZ_RUNS")
+  what="for $CAPTURE_FUZZ_RUNS inputs"
 fi
-for target in capmod npy; do
-  echo "== fuzzing the $target reader $what =="
-  "$build/fuzz/capture-$target-fuzzer" "${budget[@]}" \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-    -artifact_prefix="$build/crashes/$target-" "$corpus/$target" 2>&1 | tail -n 12
+if [ -n "${CAPTURE_FUZZ_SEED:-}" ]; then
+  budget+=(-seed="$CAPTURE_FUZZ_SEED")
+  what="$what from seed $CAPTURE_FUZZ_SEED"
+fi
+for target in mlir capmod npy; do
+  target_setup "$target"
+  existing=()
+  for d in "${dirs[@]}"; do
+    [ -d "$d" ] && existing+=("$d")
+  done
+  echo "== fuzzing $target $what =="
+  # A unit that takes 30 s (a compile that should take milliseconds) is a
+  # finding too.
+  "$binary" "${budget[@]}" "${options[@]}" -timeout=30 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$build/crashes/$target-" \
+    "$corpus/$target" "${existing[@]}" 2>&1 | tail -n 14
 done
-echo "fuzz: no crash, sanitizer report or failed round trip"
+echo "fuzz: no crash, sanitizer report, silent failure or broken round trip"

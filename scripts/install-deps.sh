@@ -10,8 +10,9 @@ packages=(
   # The module file's checksum (header-only use of xxhash.h).
   libxxhash-dev
   libgtest-dev libbenchmark-dev
-  # scripts/fuzz.sh: libFuzzer and the sanitizers come with clang.
-  clang libclang-rt-14-dev
+  # scripts/sanitized-build.sh: the sanitizers and libFuzzer come with
+  # clang 22 (the same LLVM as MLIR's headers), linked by lld.
+  clang-22 libclang-rt-22-dev lld-22
   # The PyTorch peer of the training-step numerics tests (for /usr/bin/python3);
   # OpenBLAS so that it is not running on the reference BLAS.
   python3-torch python3-numpy libopenblas0-pthread

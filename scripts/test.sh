@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # README command 2: installs what is missing, builds, and runs every test
-# (lit, ctest, then the sanitized host tests and the fuzzers of
-# scripts/fuzz.sh, CAPTURE_FUZZ_RUNS inputs each from a fixed seed, default
-# 100000). Exits non-zero on any failure.
+# (lit and ctest; then the same suites built with ASan + UBSan + LSan,
+# scripts/sanitize.sh; then each fuzz target of scripts/fuzz.sh for
+# CAPTURE_FUZZ_SECONDS, default 60, from seed 1). Exits non-zero on any
+# failure.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_BUILD_DIR:-$root/build}"
@@ -15,6 +16,9 @@ echo "== lit =="
 /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
 echo "== ctest =="
 ctest --test-dir "$build" --output-on-failure -j2 || status=1
-echo "== sanitizers and fuzzing (scripts/fuzz.sh) =="
-CAPTURE_FUZZ_RUNS="${CAPTURE_FUZZ_RUNS:-100000}" "$root/scripts/fuzz.sh" || status=1
+echo "== sanitizers (scripts/sanitize.sh) =="
+"$root/scripts/sanitize.sh" || status=1
+echo "== fuzzing (scripts/fuzz.sh) =="
+CAPTURE_FUZZ_SEED="${CAPTURE_FUZZ_SEED:-1}" \
+  "$root/scripts/fuzz.sh" "${CAPTURE_FUZZ_SECONDS:-60}" || status=1
 exit $status

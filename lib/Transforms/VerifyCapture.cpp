@@ -114,6 +114,29 @@ static LogicalResult rejectCalls(FunctionOpInterface entry) {
   return failure(failed);
 }
 
+/// Rejects ops that only the compiler's passes make (OpTrait::CompilerMade)
+/// in `op`, the pipeline's input: its passes would meet them as if they had
+/// made them, on IR that does not hold what they guarantee (an update in a
+/// forward entry, a second param pack, a layout laid out by hand).
+static LogicalResult rejectCompilerMade(Operation *op) {
+  bool failed = false;
+  // Pre-order: an op inside a compiler-made region is not named again.
+  op->walk<WalkOrder::PreOrder>(
+      [&](Operation *inner) {
+        if (!inner->hasTrait<capture::ag::OpTrait::CompilerMade>())
+          return WalkResult::advance();
+        inner->emitOpError()
+            << "is made by the compiler's passes, not written in a trace: the "
+               "pipeline takes the traced computation (ag.weight, ag.forward, "
+               "ag.train_step with its loss) and adds the training, layout and "
+               "dispatch ops itself; remove it, or run single passes with "
+               "capture-opt";
+        failed = true;
+        return WalkResult::skip();
+      });
+  return failure(failed);
+}
+
 /// Checks one entry; reports every offending site in one diagnostic.
 static LogicalResult verifyEntry(FunctionOpInterface entry) {
   if (failed(rejectCalls(entry)))
@@ -191,9 +214,15 @@ static LogicalResult rejectNested(ModuleOp root) {
 
 void VerifyCapturePass::runOnOperation() {
   bool failed = mlir::failed(rejectNested(getOperation()));
-  for (Operation &op : *getOperation().getBody())
+  for (Operation &op : *getOperation().getBody()) {
+    // (rejectNested has spoken for what nested modules hold.)
+    if (!isa<ModuleOp>(op) && mlir::failed(rejectCompilerMade(&op))) {
+      failed = true;
+      continue;
+    }
     if (isa<ForwardOp, TrainStepOp>(op))
       failed |= mlir::failed(verifyEntry(cast<FunctionOpInterface>(op)));
+  }
   if (failed)
     signalPassFailure();
 }

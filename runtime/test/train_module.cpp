@@ -100,10 +100,11 @@ ModuleDesc makeTrainModule(bool clip) {
                {BufferKind::Constants, 4}, {BufferKind::Output, 256},
                {BufferKind::Input, 256}};
 
-  WeightDesc w1{"w1", {2, 3}, DType::F32, true, 0, 24, bytesOf(initialW1())};
-  WeightDesc w2{"w2", {4}, DType::F32, true, 32, 16, bytesOf(initialW2())};
+  WeightDesc w1{"w1", {2, 3}, DType::F32,           true,
+                0,    24,     bytesOf(initialW1()), {}};
+  WeightDesc w2{"w2", {4}, DType::F32, true, 32, 16, bytesOf(initialW2()), {}};
   WeightDesc bias{
-      "bias", {4}, DType::F32, false, 256, 16, bytesOf(initialBias())};
+      "bias", {4}, DType::F32, false, 256, 16, bytesOf(initialBias()), {}};
   m.weights = {w1, w2, bias};
   m.weightsBuffer = kTrainWeights;
   m.constants = bytesOf({std::numeric_limits<float>::infinity()});

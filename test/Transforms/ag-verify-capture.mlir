@@ -92,3 +92,25 @@ ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y
   %y = func.call @helper(%x) : (tensor<2xf32>) -> tensor<2xf32>
   ag.return %y : tensor<2xf32>
 }
+
+// -----
+
+// Ops only the compiler's passes make are refused in a trace, at the top
+// level and in an entry: the pipeline would meet them as its own (an update
+// in a forward entry once crashed the lowering; found by the compiler's
+// fuzzer). Every one is named, once.
+ag.weight @w trainable : tensor<4xf32>
+// expected-error @+1 {{'ag.param_pack' op is made by the compiler's passes, not written in a trace: the pipeline takes the traced computation (ag.weight, ag.forward, ag.train_step with its loss) and adds the training, layout and dispatch ops itself; remove it, or run single passes with capture-opt}}
+ag.param_pack @p weights([@w]) offsets([0]) size(4)
+ag.forward @f(%g: tensor<4xf32> {ag.name = "g"}, %n: tensor<f32> {ag.name = "n"}, %h: tensor<7xf32> {ag.name = "h"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  %a = ag.read_weight @w : tensor<4xf32>
+  // expected-error @+1 {{'ag.apply_adamw' op is made by the compiler's passes}}
+  ag.apply_adamw @p grads(%g) grad_norm(%n) hyper(%h) : tensor<4xf32>, tensor<f32>, tensor<7xf32>
+  // expected-error @+1 {{'ag.dispatch_region' op is made by the compiler's passes}}
+  %b = ag.dispatch_region elementwise ins(%a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    %e = ag.exp %x : tensor<4xf32>
+    ag.yield %e : tensor<4xf32>
+  }
+  ag.return %b : tensor<4xf32>
+}

@@ -15,6 +15,12 @@ def VerifyCapture : Pass<"ag-verify-capture", "::mlir::ModuleOp"> {
     (grouped by kind and call-site location, with how many times each
     occurs) in one diagnostic, then fails. Uploads marked `constant` are
     data-independent and allowed.
+
+    It also refuses what a trace cannot hold: the weights and entries of a
+    nested `builtin.module` (only the top level is compiled), calls in an
+    entry, and ops that only the compiler's passes make (training, layout,
+    dispatch regions and barriers: the `CompilerMade` trait), which the
+    later passes of the pipeline would otherwise meet as their own.
   }];
 }
 

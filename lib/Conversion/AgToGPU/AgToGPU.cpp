@@ -105,8 +105,24 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   if (!scratchBytes)
     return missingPlan(entry, kScratchBytesAttr);
   Block &body = entry.getFunctionBody().front();
-  auto pack = cast<PackOutputsOp>(
-      cast<ReturnOp>(body.getTerminator()).getOperand(0).getDefiningOp());
+  auto ret = cast<ReturnOp>(body.getTerminator());
+  auto pack = ret->getNumOperands() == 1
+                  ? ret->getOperand(0).getDefiningOp<PackOutputsOp>()
+                  : PackOutputsOp();
+  if (!pack)
+    return ret.emitOpError() << "returns no ag.pack_outputs: run ag-pack-io "
+                                "and ag-plan-buffers before ag-lower-to-gpu";
+  // The schedule runs at most one update, after everything else, and only
+  // a training step has one.
+  SmallVector<ApplyAdamWOp> updates(body.getOps<ApplyAdamWOp>());
+  if (!updates.empty() && !isa<TrainStepOp>(entry.getOperation()))
+    return updates.front().emitOpError()
+           << "in forward entry @" << entry.getName()
+           << ": only an ag.train_step updates weights";
+  if (updates.size() > 1)
+    return updates[1].emitOpError()
+           << "is a second update in @" << entry.getName()
+           << ": a training step applies one ag.apply_adamw";
 
   // The planned place of every stored tensor.
   DenseMap<Value, PlaceAttr> where;

@@ -15,7 +15,7 @@ def Ag_DispatchKind : I32EnumAttr<"DispatchKind", "what a dispatch region comput
 }
 
 def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
-    IsolatedFromAbove, Pure, SingleBlock]> {
+    Ag_CompilerMade, IsolatedFromAbove, Pure, SingleBlock]> {
   let summary = "A group of ops that runs as one kernel";
   let description = [{
     The body computes the result from the block arguments, which are the
@@ -84,7 +84,7 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
 }
 
 def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
-    IsolatedFromAbove, Pure, SingleBlock]> {
+    Ag_CompilerMade, IsolatedFromAbove, Pure, SingleBlock]> {
   let summary = "Small whole-tensor ops that run as one kernel in one workgroup";
   let description = [{
     A loss head: a chain of elementwise ops, reshapes, reductions (`ag.sum`,
@@ -134,7 +134,8 @@ def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
   }];
 }
 
-def Ag_BarrierOp : Ag_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Ag_BarrierOp : Ag_Op<"barrier", [
+    Ag_CompilerMade, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "A dependency between the dispatches of a replay schedule";
   let description = [{
     In a lowered entry's schedule (a `func.func` of `gpu.launch_func`s), every

@@ -54,6 +54,13 @@ public:
                          mlir::failed(verifyTensorSizes(op)));
   }
 };
+
+/// Ops made by the compiler's passes (training, layout, dispatch regions,
+/// barriers), never by a tracer: ag-verify-capture refuses them in the
+/// pipeline's input, whose later passes would otherwise meet them twice.
+template <typename ConcreteType>
+class CompilerMade
+    : public mlir::OpTrait::TraitBase<ConcreteType, CompilerMade> {};
 } // namespace OpTrait
 } // namespace capture::ag
 

@@ -21,6 +21,12 @@ def Ag_KnownAttributes : NativeOpTrait<"KnownAttributes"> {
   let cppNamespace = "::capture::ag::OpTrait";
 }
 
+/// Ops the compiler's passes make, never a tracer: the guard refuses them
+/// in the pipeline's input (ag-verify-capture).
+def Ag_CompilerMade : NativeOpTrait<"CompilerMade"> {
+  let cppNamespace = "::capture::ag::OpTrait";
+}
+
 class Ag_Op<string mnemonic, list<Trait> traits = []>
     : Op<Ag_Dialect, mnemonic, !listconcat(traits, [Ag_KnownAttributes])>;
 
@@ -551,7 +557,7 @@ def Ag_ScatterAddRowsOp : Ag_Op<"scatter_add_rows", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Ag_CheckIndicesOp : Ag_Op<"check_indices", [Pure]> {
+def Ag_CheckIndicesOp : Ag_Op<"check_indices", [Ag_CompilerMade, Pure]> {
   let summary = "Finds the first index outside [0, bound) (a device status)";
   let description = [{
     Inserted by `ag-insert-index-checks` for every index operand of
@@ -617,7 +623,7 @@ def Ag_EagerOp : Ag_Op<"eager", [
 // Packed I/O (produced by ag-pack-io)
 //===----------------------------------------------------------------------===//
 
-def Ag_InputViewOp : Ag_Op<"input_view", [Pure]> {
+def Ag_InputViewOp : Ag_Op<"input_view", [Ag_CompilerMade, Pure]> {
   let summary = "A named input as a view of the packed input buffer";
   let description = [{
     ```mlir
@@ -631,7 +637,7 @@ def Ag_InputViewOp : Ag_Op<"input_view", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Ag_PackOutputsOp : Ag_Op<"pack_outputs", [Pure]> {
+def Ag_PackOutputsOp : Ag_Op<"pack_outputs", [Ag_CompilerMade, Pure]> {
   let summary = "Places every output at its offset of the packed output buffer";
   let description = [{
     ```mlir
@@ -650,7 +656,7 @@ def Ag_PackOutputsOp : Ag_Op<"pack_outputs", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Ag_ParamPackOp : Ag_Op<"param_pack", [
-    Symbol, HasParent<"::mlir::ModuleOp">,
+    Ag_CompilerMade, Symbol, HasParent<"::mlir::ModuleOp">,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "The flat parameter array a training step updates";
   let description = [{
@@ -675,7 +681,7 @@ def Ag_ParamPackOp : Ag_Op<"param_pack", [
   let hasVerifier = 1;
 }
 
-def Ag_PackGradsOp : Ag_Op<"pack_grads", [
+def Ag_PackGradsOp : Ag_Op<"pack_grads", [Ag_CompilerMade,
     Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "The gradients of a param pack's weights as one flat array";
   let description = [{
@@ -692,7 +698,7 @@ def Ag_PackGradsOp : Ag_Op<"pack_grads", [
 }
 
 def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    Ag_CompilerMade, DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     MemoryEffects<[MemRead<Ag_WeightsResource>,
                    MemWrite<Ag_WeightsResource>]>]> {
   let summary = "torch.optim.AdamW's update of a param pack, in place";

@@ -1,0 +1,13 @@
+ag.weight @w trainable : tensor<2xf32> = #ag.init<zeros>
+ag.weight @v trainable : tensor<f32> = dense<0.0>
+
+ag.train_step @clipped(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>,
+                max_grad_norm = 0.5 : f32} {
+  %w = ag.read_weight @w : tensor<2xf32>
+  %v = ag.read_weight @v : tensor<f32>
+  %0 = ag.mul %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = ag.sum %0 : tensor<2xf32> -> tensor<f32>
+  %l = ag.add %1, %v : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  ag.return %l : tensor<f32>
+}

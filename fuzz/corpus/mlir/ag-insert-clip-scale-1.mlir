@@ -1,0 +1,8 @@
+ag.weight @u trainable : tensor<2xf32>
+ag.train_step @unclipped(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+  %w = ag.read_weight @u : tensor<2xf32>
+  %0 = ag.mul %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %l = ag.sum %0 : tensor<2xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}

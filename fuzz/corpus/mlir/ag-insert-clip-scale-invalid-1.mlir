@@ -1,0 +1,8 @@
+ag.weight @w trainable : tensor<2xf32>
+ag.train_step @t(%max_grad_norm: tensor<2xf32> {ag.name = "max_grad_norm"}) -> (tensor<f32> {ag.name = "loss"}, tensor<2xf32> {ag.name = "grad/w", ag.grad_of = @w})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>,
+                max_grad_norm = 1.0 : f32} {
+  %w = ag.read_weight @w : tensor<2xf32>
+  %l = ag.sum %w : tensor<2xf32> -> tensor<f32>
+  ag.return %l, %max_grad_norm : tensor<f32>, tensor<2xf32>
+}

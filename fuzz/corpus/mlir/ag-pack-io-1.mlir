@@ -1,0 +1,3 @@
+ag.forward @empty() -> () {
+  ag.return
+}

@@ -1,0 +1,5 @@
+func.func @schedule() {
+  ag.barrier
+  ag.barrier
+  return
+}

@@ -1,0 +1,22 @@
+ag.forward @f(%x: tensor<4x8xf32> {ag.name = "x"}, %b: tensor<8xf32> {ag.name = "b"})
+    -> (tensor<4x8xf32> {ag.name = "y"}) {
+  %r = ag.dispatch_region elementwise ins(%x, %b : tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%xa: tensor<4x8xf32>, %ba: tensor<8xf32>):
+    %one = ag.constant dense<1.0> : tensor<f32>
+    %a = ag.add %xa, %ba : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    %s = ag.sub %a, %one : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+    ag.yield %s : tensor<4x8xf32>
+  }
+  ag.return %r : tensor<4x8xf32>
+}
+
+ag.forward @wgrad(%x: tensor<5x3xf32> {ag.name = "x"}, %y: tensor<5x4xf32> {ag.name = "y"})
+    -> (tensor<3x4xf32> {ag.name = "w"}, tensor<3xf32> {ag.name = "b"}) {
+  %r:2 = ag.dispatch_region matmul ins(%x, %y : tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>, tensor<3xf32> {
+  ^bb0(%a: tensor<5x3xf32>, %b: tensor<5x4xf32>):
+    %m = ag.matmul %a, %b {transpose_a} : (tensor<5x3xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
+    %s = ag.sum %a axis = 0 : tensor<5x3xf32> -> tensor<3xf32>
+    ag.yield %m, %s : tensor<3x4xf32>, tensor<3xf32>
+  }
+  ag.return %r#0, %r#1 : tensor<3x4xf32>, tensor<3xf32>
+}

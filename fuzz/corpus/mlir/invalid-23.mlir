@@ -1,0 +1,4 @@
+ag.forward @f() -> () {
+  %u = ag.upload : tensor<?xf32>
+  ag.return
+}

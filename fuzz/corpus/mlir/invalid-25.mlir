@@ -1,0 +1,4 @@
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
+  %0 = ag.matmul %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  ag.return
+}

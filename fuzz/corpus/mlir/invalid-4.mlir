@@ -1,0 +1,3 @@
+ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> tensor<2xf32> {
+  ag.return %x : tensor<2xf32>
+}

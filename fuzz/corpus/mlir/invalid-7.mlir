@@ -1,0 +1,3 @@
+ag.forward @f(%x: tensor<?xf32> {ag.name = "x"}) -> () {
+  ag.return
+}

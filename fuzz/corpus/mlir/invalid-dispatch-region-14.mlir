@@ -1,0 +1,8 @@
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  %r = ag.dispatch_region elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32> attributes {ag.update_prologue} {
+  ^bb0(%a: tensor<4xf32>):
+    %n = ag.neg %a : tensor<4xf32>
+    ag.yield %n : tensor<4xf32>
+  }
+  ag.return %r : tensor<4xf32>
+}

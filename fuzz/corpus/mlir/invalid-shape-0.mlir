@@ -1,0 +1,4 @@
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}, %y: tensor<2xf32> {ag.name = "y"}) -> () {
+  %0 = ag.minimum %x, %y : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  ag.return
+}

@@ -1,0 +1,4 @@
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
+  %0 = ag.concat %x, %x axis = -1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x5xf32>
+  ag.return
+}

@@ -1,0 +1,4 @@
+ag.forward @f(%x: tensor<2x8xf32> {ag.name = "x"}) -> () {
+  %0 = ag.slice %x axis = 1 start = 2 end = 5 : tensor<2x8xf32> -> tensor<2x4xf32>
+  ag.return
+}

@@ -1,0 +1,4 @@
+ag.forward @f(%x: tensor<2x8xf32> {ag.name = "x"}, %l: tensor<3xi32> {ag.name = "l"}) -> () {
+  %0 = ag.cross_entropy %x, %l : (tensor<2x8xf32>, tensor<3xi32>) -> tensor<f32>
+  ag.return
+}

@@ -1,0 +1,6 @@
+ag.train_step @t(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>,
+                max_grad_norm = 0x7FC00000 : f32} {
+  %l = ag.sum %x : tensor<2xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
