@@ -1,0 +1,335 @@
+//===- Tracer.h - Write a step as ordinary C++ tensor code ------*- C++ -*-===//
+//
+// The tracing frontend: C++ tensor code that records `ag` ops instead of
+// computing. A Tracer owns one module (weights and entries); each entry is
+// recorded by calling a C++ function once with symbolic inputs. Every op is
+// located at the caller's file, line and column (std::source_location), so
+// that every diagnostic, from a shape error here to the verifier and the
+// capture guard, names the user's own line. Needs C++20.
+//
+//   capture::Tracer t;
+//   capture::Linear fc(t, "fc", 4, 2, /*seed=*/1);
+//   rt::Status s = t.forward("predict", {{"x", {8, 4}}},
+//       [&](capture::Tracer::Inputs &in) -> capture::Tracer::Outputs {
+//         return {{"y", capture::tanh(fc(in.at("x")))}};
+//       });
+//   rt::Result<std::string> mlir = t.toMlir();
+//
+// A host interaction inside a traced function (a read-back with item() or
+// toVector(), a tensor built from host data with Tracer::fromHost) is
+// recorded, not performed: the guard then refuses the entry, naming each
+// such line. A failed or throwing trace leaves the module as it was.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_TRACER_TRACER_H
+#define CAPTURE_TRACER_TRACER_H
+
+#include "capture/rt/status.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace capture {
+
+/// Where a traced op was written: the caller of a tracer function.
+using SourceLoc = std::source_location;
+
+/// Element types of traced tensors.
+enum class ElemType {
+  /// 32-bit float: every computed tensor.
+  F32,
+  /// 32-bit signed integer: labels and row indices (entry inputs only).
+  I32,
+};
+
+/// A weight's initial value, evaluated when the module is loaded (and by
+/// the interpreter), with PyTorch's rules.
+struct Init {
+  /// The rule.
+  enum class Kind { Zeros, Constant, Uniform, Normal, Linear };
+  /// Which rule.
+  Kind kind = Kind::Zeros;
+  /// constant: the value; uniform: low; normal: mean.
+  double a = 0;
+  /// uniform: high; normal: std.
+  double b = 0;
+  /// linear: the layer's input features.
+  int64_t fanIn = 0;
+  /// The random stream's seed (uniform, normal, linear).
+  uint64_t seed = 0;
+
+  /// All zeros.
+  static Init zeros() { return {}; }
+  /// Every element `value`.
+  static Init constant(double value) { return {Kind::Constant, value}; }
+  /// U(low, high).
+  static Init uniform(double low, double high, uint64_t seed) {
+    return {Kind::Uniform, low, high, 0, seed};
+  }
+  /// N(mean, std^2).
+  static Init normal(double mean, double std, uint64_t seed) {
+    return {Kind::Normal, mean, std, 0, seed};
+  }
+  /// torch.nn.Linear's default for its weight and bias:
+  /// U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+  static Init linear(int64_t fanIn, uint64_t seed) {
+    return {Kind::Linear, 0, 0, fanIn, seed};
+  }
+};
+
+namespace detail {
+struct TraceState;
+} // namespace detail
+
+class Tracer;
+
+/// A value of the entry being traced. Cheap to copy. A Tensor from an
+/// entry that has finished (or from another Tracer) is refused by name.
+class Tensor {
+public:
+  /// An empty tensor: an op given one records an error.
+  Tensor() = default;
+
+  /// Whether this refers to a traced value.
+  bool valid() const { return state_ != nullptr && id_ >= 0; }
+  /// Dimensions, outermost first (empty for a scalar or an invalid tensor).
+  const std::vector<int64_t> &shape() const;
+  /// Element type.
+  ElemType type() const;
+
+  /// A read-back of a device value (torch's `.item()`): recorded, not
+  /// performed. The capture guard refuses the entry, naming this line;
+  /// returns 0.
+  float item(SourceLoc loc = SourceLoc::current()) const;
+  /// A read-back of every element: recorded like item(); returns zeros.
+  std::vector<float> toVector(SourceLoc loc = SourceLoc::current()) const;
+
+private:
+  friend struct detail::TraceState;
+  Tensor(detail::TraceState *state, int32_t id) : state_(state), id_(id) {}
+
+  /// The trace this value belongs to.
+  detail::TraceState *state_ = nullptr;
+  /// Its index in the trace's value table.
+  int32_t id_ = -1;
+};
+
+/// A module-level weight: resident on the device, shared by every entry.
+/// Using it as an operand inside an entry reads it there.
+class Weight {
+public:
+  /// An empty handle.
+  Weight() = default;
+  /// The weight's symbol name (PyTorch's parameter naming: `fc1.weight`).
+  const std::string &name() const { return name_; }
+  /// Its shape.
+  const std::vector<int64_t> &shape() const { return shape_; }
+
+private:
+  friend class Tracer;
+  friend struct detail::TraceState;
+  /// The tracer that owns it.
+  detail::TraceState *state_ = nullptr;
+  /// Symbol name.
+  std::string name_;
+  /// Dimensions.
+  std::vector<int64_t> shape_;
+};
+
+/// An operand of a traced op, with the caller's location: built implicitly
+/// from a Tensor, a Weight (read in the current entry) or a float (a
+/// constant), so that the location is the line of the user's expression.
+struct At {
+  /// A traced tensor operand.
+  At(const Tensor &t, SourceLoc loc = SourceLoc::current())
+      : tensor(t), loc(loc) {}
+  /// A weight, read in the entry being traced.
+  At(const Weight &w, SourceLoc loc = SourceLoc::current())
+      : weight(&w), loc(loc) {}
+
+  /// The tensor, unless this is a weight.
+  Tensor tensor;
+  /// The weight, when this operand is one.
+  const Weight *weight = nullptr;
+  /// Where the user wrote the operation.
+  SourceLoc loc;
+};
+
+/// Options of matmul.
+struct MatmulOptions {
+  /// Use the transpose of the left operand.
+  bool transposeA = false;
+  /// Use the transpose of the right operand (`x @ W.T` for W[out, in]).
+  bool transposeB = false;
+};
+
+// Elementwise arithmetic with numpy broadcasting.
+Tensor operator+(At a, const At &b);
+Tensor operator-(At a, const At &b);
+Tensor operator*(At a, const At &b);
+Tensor operator/(At a, const At &b);
+Tensor operator+(At a, float b);
+Tensor operator-(At a, float b);
+Tensor operator*(At a, float b);
+Tensor operator/(At a, float b);
+Tensor operator+(float a, At b);
+Tensor operator-(float a, At b);
+Tensor operator*(float a, At b);
+Tensor operator/(float a, At b);
+Tensor operator-(At a);
+
+/// Elementwise minimum / maximum (NaN propagates).
+Tensor minimum(At a, const At &b);
+Tensor maximum(At a, const At &b);
+/// Elementwise functions.
+Tensor exp(At x);
+Tensor log(At x);
+Tensor tanh(At x);
+Tensor sigmoid(At x);
+Tensor relu(At x);
+Tensor sqrt(At x);
+Tensor square(At x);
+/// Clamps every element to [lo, hi].
+Tensor clamp(At x, float lo, float hi);
+
+/// Matrix product of two rank-2 tensors.
+Tensor matmul(At a, const At &b, MatmulOptions options = {});
+/// torch.nn.functional.linear: x @ weight.T + bias (bias optional).
+Tensor linear(At x, const At &weight, const At *bias = nullptr);
+
+/// Sum, mean and max over every element (a scalar), or over one axis (the
+/// axis removed).
+Tensor sum(At x, std::optional<int64_t> axis = std::nullopt);
+Tensor mean(At x, std::optional<int64_t> axis = std::nullopt);
+Tensor max(At x, std::optional<int64_t> axis = std::nullopt);
+/// Softmax and log-softmax along `axis`.
+Tensor softmax(At x, int64_t axis);
+Tensor logSoftmax(At x, int64_t axis);
+/// Mean softmax cross-entropy of logits [N, C] with i32 labels [N].
+Tensor crossEntropy(At logits, const Tensor &labels);
+/// Mean squared error (a scalar).
+Tensor mse(At a, const At &b);
+/// Rows of `table` [V, D] at i32 `indices` [N]: [N, D].
+Tensor getRows(At table, const Tensor &indices);
+
+/// The same elements in another shape.
+Tensor reshape(At x, std::vector<int64_t> shape);
+/// Permutes the dimensions.
+Tensor transpose(At x, std::vector<int64_t> permutation);
+/// Broadcasts to `shape` (numpy rules).
+Tensor broadcastTo(At x, std::vector<int64_t> shape);
+/// Elements [start, start + length) along `axis`.
+Tensor slice(At x, int64_t axis, int64_t start, int64_t length);
+
+/// AdamW's settings (torch.optim.AdamW's names and defaults).
+struct AdamW {
+  /// Learning rate; the runtime can change it between steps.
+  double lr = 1e-3;
+  /// First-moment decay.
+  double beta1 = 0.9;
+  /// Second-moment decay.
+  double beta2 = 0.999;
+  /// Denominator epsilon.
+  double eps = 1e-8;
+  /// Decoupled weight decay.
+  double weightDecay = 0.01;
+};
+
+/// Options of a training step.
+struct StepOptions {
+  /// clip_grad_norm_'s max_norm over all gradients; none: no clipping.
+  std::optional<double> maxGradNorm;
+};
+
+/// Records a module: weights, forward entries and training steps.
+class Tracer {
+public:
+  /// An entry input: name, shape, element type.
+  struct InputSpec {
+    /// The input's name (what callers pass it by).
+    std::string name;
+    /// Its shape.
+    std::vector<int64_t> shape;
+    /// Its element type.
+    ElemType type = ElemType::F32;
+  };
+  /// A traced function's inputs, by name.
+  using Inputs = std::map<std::string, Tensor>;
+  /// A traced function's outputs, in order, by name.
+  using Outputs = std::vector<std::pair<std::string, Tensor>>;
+  /// The function traced for an entry.
+  using Fn = std::function<Outputs(Inputs &)>;
+
+  Tracer();
+  ~Tracer();
+  Tracer(const Tracer &) = delete;
+  Tracer &operator=(const Tracer &) = delete;
+
+  /// Declares a weight. Names are unique; an invalid name, shape or
+  /// initializer records an error that every later call reports.
+  Weight weight(const std::string &name, std::vector<int64_t> shape, Init init,
+                bool trainable = true, SourceLoc loc = SourceLoc::current());
+
+  /// Records a forward entry by calling `fn` once. On any error (a shape
+  /// error, the guard, an exception from `fn`) the module is left as it
+  /// was and the status names the user's line.
+  rt::Status forward(const std::string &name,
+                     const std::vector<InputSpec> &inputs, const Fn &fn,
+                     SourceLoc loc = SourceLoc::current());
+  /// Records a training step: `fn`'s first output is the loss (a scalar);
+  /// the compiler adds the backward pass, the clipping and the update.
+  rt::Status trainStep(const std::string &name,
+                       const std::vector<InputSpec> &inputs, const Fn &fn,
+                       const AdamW &adamw, const StepOptions &options = {},
+                       SourceLoc loc = SourceLoc::current());
+
+  /// A tensor made from host data inside a traced function: recorded as an
+  /// upload of host data, which the guard refuses at this line (pass such
+  /// data as an input). With `constant`, a data-independent constant.
+  Tensor fromHost(std::vector<int64_t> shape, const std::vector<float> &data,
+                  bool constant = false, SourceLoc loc = SourceLoc::current());
+
+  /// The module as `.mlir` text (for capture-aot). Fails with the first
+  /// recorded error.
+  rt::Result<std::string> toMlir() const;
+  /// Names of the recorded entries, in order.
+  std::vector<std::string> entries() const;
+
+private:
+  /// The module and the entry being recorded.
+  std::unique_ptr<detail::TraceState> state_;
+};
+
+/// torch.nn.Linear: weight [out, in] and bias [out], named
+/// `<name>.weight` and `<name>.bias`, with nn.Linear's default
+/// initialization (seeds `seed` and `seed + 1`).
+class Linear {
+public:
+  /// Declares the layer's weights on `tracer`.
+  Linear(Tracer &tracer, const std::string &name, int64_t in, int64_t out,
+         uint64_t seed, bool bias = true, SourceLoc loc = SourceLoc::current());
+  /// x @ weight.T + bias.
+  Tensor operator()(At x) const;
+  /// The weight [out, in].
+  const Weight &weight() const { return weight_; }
+  /// The bias [out] (absent without bias).
+  const std::optional<Weight> &bias() const { return bias_; }
+
+private:
+  /// [out, in].
+  Weight weight_;
+  /// [out].
+  std::optional<Weight> bias_;
+};
+
+} // namespace capture
+
+#endif // CAPTURE_TRACER_TRACER_H

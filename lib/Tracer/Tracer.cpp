@@ -1,0 +1,504 @@
+//===- Tracer.cpp - Recording entries from C++ functions ------------------===//
+
+#include "TraceState.h"
+
+#include "capture/Dialect/Ag/IR/AgDialect.h"
+#include "capture/Dialect/Ag/IR/AgOps.h"
+#include "capture/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <exception>
+
+using namespace mlir;
+using namespace capture;
+using namespace capture::ag;
+using capture::detail::TracedValue;
+using capture::detail::TraceState;
+
+/// "file:line:col" of a location the tracer made (or MLIR's own text).
+static std::string locationText(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().str() + ":" + std::to_string(file.getLine()) +
+            ":" + std::to_string(file.getColumn()));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+/// Collects the errors (with their notes) MLIR emits while it lives, each
+/// as "file:line:col: error: message".
+namespace {
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          if (diag.getSeverity() != DiagnosticSeverity::Error)
+            return success();
+          std::string text =
+              locationText(diag.getLocation()) + ": error: " + diag.str();
+          for (Diagnostic &note : diag.getNotes())
+            text += "\n" + locationText(note.getLocation()) +
+                    ": note: " + note.str();
+          messages.push_back(std::move(text));
+          return success();
+        }) {}
+  /// Every error so far, one per line.
+  std::string text() const { return llvm::join(messages, "\n"); }
+  /// The errors.
+  std::vector<std::string> messages;
+
+private:
+  ScopedDiagnosticHandler handler;
+};
+} // namespace
+
+/// The first collected error without its location (the caller adds the
+/// user's), or `fallback`.
+static std::string firstMessage(const DiagnosticCollector &errors,
+                                const std::string &fallback) {
+  if (errors.messages.empty())
+    return fallback;
+  const std::string &m = errors.messages.front();
+  size_t at = m.find("error: ");
+  return at == std::string::npos ? m : m.substr(at + 7);
+}
+
+//===----------------------------------------------------------------------===//
+// TraceState
+//===----------------------------------------------------------------------===//
+
+TraceState::TraceState() : builder(&context) {
+  context.disableMultithreading();
+  context.loadDialect<AgDialect>();
+  module = ModuleOp::create(UnknownLoc::get(&context));
+  builder.setInsertionPointToEnd(module->getBody());
+}
+
+TraceState *TraceState::of(const At &at) {
+  if (at.weight)
+    return at.weight->state_;
+  return at.tensor.valid() ? at.tensor.state_ : nullptr;
+}
+
+Location TraceState::locationOf(const SourceLoc &loc) {
+  return FileLineColLoc::get(&context, loc.file_name(), loc.line(),
+                             loc.column());
+}
+
+void TraceState::fail(const SourceLoc &loc, const std::string &message) {
+  std::string text = std::string(loc.file_name()) + ":" +
+                     std::to_string(loc.line()) + ":" +
+                     std::to_string(loc.column()) + ": error: " + message;
+  std::string &first = recording ? entryError : moduleError;
+  if (first.empty())
+    first = std::move(text);
+}
+
+bool TraceState::checkShape(const SourceLoc &loc, const std::string &what,
+                            llvm::ArrayRef<int64_t> shape) {
+  for (int64_t d : shape)
+    if (d < 0) {
+      fail(loc, what + ": dimension " + std::to_string(d) +
+                    " in its shape; expected sizes >= 0");
+      return false;
+    }
+  return true;
+}
+
+RankedTensorType TraceState::f32(llvm::ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, builder.getF32Type());
+}
+
+const TracedValue *TraceState::lookup(const Tensor &t, const SourceLoc &loc,
+                                      const char *op) {
+  if (!t.valid()) {
+    fail(loc, std::string(op) + ": an operand is an empty Tensor (the "
+                                "result of a failed op, or never assigned)");
+    return nullptr;
+  }
+  if (t.state_ != this) {
+    fail(loc, std::string(op) + ": an operand belongs to another Tracer");
+    return nullptr;
+  }
+  if (t.id_ < entryFirst) {
+    fail(loc, std::string(op) +
+                  ": an operand is a tensor of an entry traced before this "
+                  "one; each entry is its own trace (pass it as an input, or "
+                  "compute it again here)");
+    return nullptr;
+  }
+  return &values[t.id_];
+}
+
+const TracedValue *TraceState::operand(const At &at, const char *op) {
+  if (!at.weight)
+    return lookup(at.tensor, at.loc, op);
+  const Weight &w = *at.weight;
+  if (w.state_ != this) {
+    fail(at.loc, std::string(op) + ": weight '" + w.name_ +
+                     "' belongs to another Tracer");
+    return nullptr;
+  }
+  auto it = reads.find(w.name_);
+  if (it != reads.end())
+    return &values[it->second];
+  auto type = f32(w.shape_);
+  Operation *read =
+      ReadWeightOp::create(builder, locationOf(at.loc), type,
+                           FlatSymbolRefAttr::get(&context, w.name_));
+  Tensor t = finish(read, at.loc);
+  if (!t.valid())
+    return nullptr;
+  reads[w.name_] = t.id_;
+  return &values[t.id_];
+}
+
+Tensor TraceState::finish(Operation *op, const SourceLoc &loc) {
+  {
+    DiagnosticCollector errors(&context);
+    if (mlir::failed(verify(op, /*verifyRecursively=*/false))) {
+      op->erase();
+      fail(loc, firstMessage(errors, "invalid op"));
+      return {};
+    }
+  }
+  if (op->getNumResults() != 1)
+    return {};
+  TracedValue v;
+  v.value = op->getResult(0);
+  auto type = cast<RankedTensorType>(v.value.getType());
+  v.shape.assign(type.getShape().begin(), type.getShape().end());
+  v.type = type.getElementType().isF32() ? ElemType::F32 : ElemType::I32;
+  values.push_back(std::move(v));
+  return tensor(static_cast<int32_t>(values.size() - 1));
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+const std::vector<int64_t> &Tensor::shape() const {
+  static const std::vector<int64_t> none;
+  return valid() ? state_->values[id_].shape : none;
+}
+
+ElemType Tensor::type() const {
+  return valid() ? state_->values[id_].type : ElemType::F32;
+}
+
+float Tensor::item(SourceLoc loc) const {
+  (void)toVector(loc);
+  return 0.0f;
+}
+
+std::vector<float> Tensor::toVector(SourceLoc loc) const {
+  if (!valid() || state_->failed())
+    return {};
+  TraceState &s = *state_;
+  if (const TracedValue *v = s.lookup(*this, loc, "read-back"))
+    DownloadOp::create(s.builder, s.locationOf(loc), v->value);
+  size_t n = 1;
+  for (int64_t d : shape())
+    n *= static_cast<size_t>(d);
+  return std::vector<float>(n, 0.0f);
+}
+
+//===----------------------------------------------------------------------===//
+// Tracer
+//===----------------------------------------------------------------------===//
+
+Tracer::Tracer() : state_(std::make_unique<TraceState>()) {}
+Tracer::~Tracer() = default;
+
+/// The ag initializer attribute of `init`, or null after an error at `at`.
+static InitAttr initAttr(Location at, const Init &init) {
+  InitKind kind = InitKind::zeros;
+  switch (init.kind) {
+  case Init::Kind::Zeros:
+    kind = InitKind::zeros;
+    break;
+  case Init::Kind::Constant:
+    kind = InitKind::constant;
+    break;
+  case Init::Kind::Uniform:
+    kind = InitKind::uniform;
+    break;
+  case Init::Kind::Normal:
+    kind = InitKind::normal;
+    break;
+  case Init::Kind::Linear:
+    kind = InitKind::linear;
+    break;
+  }
+  return InitAttr::getChecked([&] { return emitError(at); }, at.getContext(),
+                              kind, APFloat(init.a), APFloat(init.b),
+                              init.fanIn, init.seed);
+}
+
+Weight Tracer::weight(const std::string &name, std::vector<int64_t> shape,
+                      Init init, bool trainable, SourceLoc loc) {
+  TraceState &s = *state_;
+  Weight w;
+  if (s.recording) {
+    s.fail(loc, "weight '" + name +
+                    "' declared while an entry is traced: declare weights "
+                    "before the entries that read them");
+    return w;
+  }
+  if (!s.weightNames.insert(name).second) {
+    s.fail(loc, "weight '" + name + "' is declared twice");
+    return w;
+  }
+  if (!s.checkShape(loc, "weight '" + name + "'", shape)) {
+    s.weightNames.erase(name);
+    return w;
+  }
+  OpBuilder b(&s.context);
+  b.setInsertionPointToEnd(s.module->getBody());
+  Location at = s.locationOf(loc);
+  DiagnosticCollector errors(&s.context);
+  InitAttr attr = initAttr(at, init);
+  WeightOp op;
+  if (attr)
+    op = WeightOp::create(b, at, name, trainable, s.f32(shape), ElementsAttr(),
+                          attr);
+  // A bad initializer or shape is named at the user's line.
+  if (!op || mlir::failed(verify(op))) {
+    if (op)
+      op->erase();
+    s.weightNames.erase(name);
+    s.fail(loc,
+           "weight '" + name + "': " + firstMessage(errors, "invalid weight"));
+    return w;
+  }
+  w.state_ = &s;
+  w.name_ = name;
+  w.shape_ = std::move(shape);
+  return w;
+}
+
+Tensor Tracer::fromHost(std::vector<int64_t> shape,
+                        const std::vector<float> &data, bool constant,
+                        SourceLoc loc) {
+  TraceState &s = *state_;
+  if (!s.recording) {
+    s.fail(loc, "fromHost called outside a traced function");
+    return {};
+  }
+  if (s.failed())
+    return {};
+  auto type = s.f32(shape);
+  ElementsAttr value;
+  if (static_cast<int64_t>(data.size()) == type.getNumElements())
+    value = DenseElementsAttr::get(type, llvm::ArrayRef<float>(data));
+  Operation *op =
+      UploadOp::create(s.builder, s.locationOf(loc), type, constant, value);
+  return s.finish(op, loc);
+}
+
+namespace {
+/// What differs between the two kinds of entry.
+struct EntryKind {
+  /// Creates the (empty) entry op with `type`.
+  std::function<Operation *(OpBuilder &, Location, FunctionType)> create;
+  /// "forward" or "training step".
+  const char *what;
+};
+} // namespace
+
+/// Records one entry: builds its op, calls `fn` on its block arguments,
+/// returns its outputs, then runs the verifier and the capture guard on it.
+/// Any failure erases the entry and reports every error.
+static rt::Status record(TraceState &s, const std::string &name,
+                         const std::vector<Tracer::InputSpec> &inputs,
+                         const Tracer::Fn &fn, const EntryKind &kind,
+                         const SourceLoc &loc) {
+  if (!s.moduleError.empty())
+    return rt::Status::error("tracer: " + s.moduleError);
+  if (s.recording)
+    return rt::Status::error(
+        "tracer: " + std::string(kind.what) + " '" + name +
+        "' started while another entry is traced; trace entries one after "
+        "the other");
+  OpBuilder b(&s.context);
+  b.setInsertionPointToEnd(s.module->getBody());
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  for (const Tracer::InputSpec &in : inputs)
+    for (int64_t d : in.shape)
+      if (d < 0)
+        return rt::Status::error("tracer: " + std::string(kind.what) + " '" +
+                                 name + "': input '" + in.name +
+                                 "' has dimension " + std::to_string(d) +
+                                 "; expected sizes >= 0");
+  for (const Tracer::InputSpec &in : inputs) {
+    Type elem =
+        in.type == ElemType::F32 ? Type(b.getF32Type()) : Type(b.getI32Type());
+    argTypes.push_back(RankedTensorType::get(in.shape, elem));
+    argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+        ForwardOp::getNameAttrName(), b.getStringAttr(in.name))));
+  }
+  Location at = s.locationOf(loc);
+  Operation *entry = kind.create(b, at, b.getFunctionType(argTypes, {}));
+  auto func = cast<FunctionOpInterface>(entry);
+  func.setAllArgAttrs(argAttrs);
+  Block *body = &entry->getRegion(0).emplaceBlock();
+  for (Type t : argTypes)
+    body->addArgument(t, at);
+
+  s.recording = true;
+  s.entryError.clear();
+  s.reads.clear();
+  s.entryFirst = static_cast<int32_t>(s.values.size());
+  s.builder.setInsertionPointToEnd(body);
+  Tracer::Inputs args;
+  for (auto [i, in] : llvm::enumerate(inputs)) {
+    TracedValue v;
+    v.value = body->getArgument(i);
+    v.shape = in.shape;
+    v.type = in.type;
+    s.values.push_back(std::move(v));
+    args[in.name] = s.tensor(static_cast<int32_t>(s.values.size() - 1));
+  }
+
+  auto abandon = [&](const std::string &why) {
+    entry->erase();
+    s.recording = false;
+    s.reads.clear();
+    s.builder.setInsertionPointToEnd(s.module->getBody());
+    return rt::Status::error("tracer: " + std::string(kind.what) + " '" + name +
+                             "': " + why);
+  };
+
+  Tracer::Outputs outputs;
+  try {
+    outputs = fn(args);
+  } catch (const std::exception &e) {
+    return abandon(std::string("the traced function threw: ") + e.what());
+  } catch (...) {
+    return abandon("the traced function threw");
+  }
+  if (!s.entryError.empty())
+    return abandon(s.entryError);
+
+  SmallVector<Value> results;
+  SmallVector<Attribute> resAttrs;
+  for (const auto &[outName, t] : outputs) {
+    const TracedValue *v = s.lookup(t, loc, "output");
+    if (!v)
+      return abandon("output '" + outName + "': " + s.entryError);
+    results.push_back(v->value);
+    resAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+        ForwardOp::getNameAttrName(), b.getStringAttr(outName))));
+  }
+  OpBuilder end(body, body->end());
+  ReturnOp::create(end, at, results);
+  func.setType(b.getFunctionType(argTypes, TypeRange(ValueRange(results))));
+  func.setAllResultAttrs(resAttrs);
+
+  // The entry's own verifier (names, the loss), then the guard: host
+  // interaction is named at each user line.
+  DiagnosticCollector errors(&s.context);
+  if (failed(verify(entry)))
+    return abandon(errors.text());
+  PassManager pm(&s.context);
+  pm.addPass(createVerifyCapture());
+  OwningOpRef<ModuleOp> alone = ModuleOp::create(at);
+  // The guard looks at the whole module: run it on a copy holding the
+  // weights and this entry only.
+  {
+    OpBuilder into(alone->getBody(), alone->getBody()->end());
+    for (Operation &op : *s.module->getBody())
+      if (isa<WeightOp>(op) || &op == entry)
+        into.clone(op);
+  }
+  if (failed(pm.run(*alone)))
+    return abandon(errors.text());
+  s.recording = false;
+  s.reads.clear();
+  s.builder.setInsertionPointToEnd(s.module->getBody());
+  return rt::Status::ok();
+}
+
+rt::Status Tracer::forward(const std::string &name,
+                           const std::vector<InputSpec> &inputs, const Fn &fn,
+                           SourceLoc loc) {
+  EntryKind kind{[&](OpBuilder &b, Location at, FunctionType type) {
+                   return ForwardOp::create(b, at, name, type, ArrayAttr(),
+                                            ArrayAttr())
+                       .getOperation();
+                 },
+                 "forward"};
+  return record(*state_, name, inputs, fn, kind, loc);
+}
+
+rt::Status Tracer::trainStep(const std::string &name,
+                             const std::vector<InputSpec> &inputs, const Fn &fn,
+                             const AdamW &adamw, const StepOptions &options,
+                             SourceLoc loc) {
+  MLIRContext *ctx = &state_->context;
+  Location at = state_->locationOf(loc);
+  DiagnosticCollector errors(ctx);
+  auto optimizer = AdamWAttr::getChecked(
+      [&] { return emitError(at); }, ctx, APFloat(adamw.lr),
+      APFloat(adamw.beta1), APFloat(adamw.beta2), APFloat(adamw.eps),
+      APFloat(adamw.weightDecay));
+  if (!optimizer)
+    return rt::Status::error("tracer: training step '" + name +
+                             "': " + locationText(at) + ": " +
+                             firstMessage(errors, "invalid AdamW settings"));
+  FloatAttr clip;
+  if (options.maxGradNorm)
+    clip = FloatAttr::get(Float32Type::get(ctx), *options.maxGradNorm);
+  EntryKind kind{[&](OpBuilder &b, Location at, FunctionType type) {
+                   return TrainStepOp::create(b, at, name, type, ArrayAttr(),
+                                              ArrayAttr(), optimizer, clip)
+                       .getOperation();
+                 },
+                 "training step"};
+  return record(*state_, name, inputs, fn, kind, loc);
+}
+
+rt::Result<std::string> Tracer::toMlir() const {
+  if (!state_->moduleError.empty())
+    return rt::Status::error("tracer: " + state_->moduleError);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  state_->module->print(os, OpPrintingFlags().enableDebugInfo(
+                                /*enable=*/true, /*prettyForm=*/false));
+  return text;
+}
+
+std::vector<std::string> Tracer::entries() const {
+  std::vector<std::string> names;
+  for (Operation &op : *state_->module->getBody())
+    if (auto f = dyn_cast<FunctionOpInterface>(op))
+      names.push_back(f.getName().str());
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear
+//===----------------------------------------------------------------------===//
+
+Linear::Linear(Tracer &tracer, const std::string &name, int64_t in, int64_t out,
+               uint64_t seed, bool bias, SourceLoc loc)
+    : weight_(tracer.weight(name + ".weight", {out, in}, Init::linear(in, seed),
+                            true, loc)) {
+  if (bias)
+    bias_ = tracer.weight(name + ".bias", {out}, Init::linear(in, seed + 1),
+                          true, loc);
+}
+
+Tensor Linear::operator()(At x) const {
+  if (!bias_)
+    return matmul(x, At(weight_, x.loc), {.transposeB = true});
+  At b(*bias_, x.loc);
+  return linear(x, At(weight_, x.loc), &b);
+}

@@ -1,0 +1,258 @@
+//===- TracerTest.cpp - The C++ tracing frontend --------------------------===//
+
+#include "capture/Tracer/Tracer.h"
+
+#include "capture/InitAll.h"
+#include "capture/Pipelines/Pipelines.h"
+#include "capture/Reference/Interpreter.h"
+#include "capture/Target/Capmod.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+#include <stdexcept>
+
+using namespace capture;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// "TracerTest.cpp:<line>": how an error names a line of this file.
+std::string here(int line) { return "TracerTest.cpp:" + std::to_string(line); }
+
+/// Parses traced text back, as capture-aot would.
+struct Parsed {
+  explicit Parsed(const std::string &text) {
+    mlir::DialectRegistry registry;
+    mlir::registerAllDialects(registry);
+    capture::registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    module = mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  }
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+/// y = fc2(relu(fc1(x))) on x [2, 4].
+rt::Status traceMlp(Tracer &t, const Linear &fc1, const Linear &fc2) {
+  return t.forward("predict", {{"x", {2, 4}}}, [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{{"y", fc2(relu(fc1(in.at("x"))))}};
+  });
+}
+
+TEST(Tracer, ForwardMatchesTheSameMathByHand) {
+  Tracer t;
+  Linear fc1(t, "fc1", 4, 3, /*seed=*/1);
+  Linear fc2(t, "fc2", 3, 2, /*seed=*/3);
+  rt::Status s = traceMlp(t, fc1, fc2);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  rt::Result<std::string> text = t.toMlir();
+  ASSERT_TRUE(text.isOk()) << text.message();
+  EXPECT_THAT(text.value(), HasSubstr("ag.weight @fc1.weight trainable : "
+                                      "tensor<3x4xf32> = #ag.init<linear"));
+
+  Parsed parsed(text.value());
+  ASSERT_TRUE(parsed.module);
+  using reference::Tensor;
+  reference::EvalOptions options;
+  std::vector<double> w1 = {1, 0, -1, 2, 0.5, 1, 0, -2, -1, 1, 1, 1};
+  std::vector<double> b1 = {0.5, -10, 0};
+  std::vector<double> w2 = {1, 2, 3, -1, 0, 0.5};
+  std::vector<double> b2 = {0.25, -0.5};
+  options.weights["fc1.weight"] = Tensor::of({3, 4}, w1);
+  options.weights["fc1.bias"] = Tensor::of({3}, b1);
+  options.weights["fc2.weight"] = Tensor::of({2, 3}, w2);
+  options.weights["fc2.bias"] = Tensor::of({2}, b2);
+  std::vector<double> x = {1, 2, 3, 4, -1, 0.5, 2, -3};
+  auto result = reference::evaluate(*parsed.module, "predict",
+                                    {{"x", Tensor::of({2, 4}, x)}}, options);
+  ASSERT_TRUE(succeeded(result));
+  const Tensor &y = result->outputs.at("y");
+  ASSERT_EQ(y.shape, (std::vector<int64_t>{2, 2}));
+  for (int r = 0; r < 2; ++r) {
+    double h[3];
+    for (int j = 0; j < 3; ++j) {
+      double z = b1[j];
+      for (int k = 0; k < 4; ++k)
+        z += x[r * 4 + k] * w1[j * 4 + k];
+      h[j] = z > 0 ? z : 0;
+    }
+    for (int o = 0; o < 2; ++o) {
+      double z = b2[o];
+      for (int j = 0; j < 3; ++j)
+        z += h[j] * w2[o * 3 + j];
+      EXPECT_NEAR(y.data[r * 2 + o], z, 1e-5) << "row " << r << " out " << o;
+    }
+  }
+}
+
+TEST(Tracer, EveryOpIsLocatedAtTheUsersLine) {
+  Tracer t;
+  Weight w = t.weight("w", {4}, Init::constant(2.0));
+  int line = 0;
+  rt::Status s = t.forward("f", {{"x", {4}}}, [&](Tracer::Inputs &in) {
+    line = __LINE__ + 1;
+    Tensor y = tanh(in.at("x") * w) + 1.0f;
+    return Tracer::Outputs{{"y", y}};
+  });
+  ASSERT_TRUE(s.isOk()) << s.message();
+  std::string text = t.toMlir().value();
+  for (const char *op : {"ag.read_weight", "ag.mul", "ag.tanh", "ag.add"}) {
+    size_t at = text.find(op);
+    ASSERT_NE(at, std::string::npos) << op;
+    // The op's line ends in `loc(#locN)`; `#locN = loc("...":L:C)` at the
+    // end of the module says where.
+    std::string rest = text.substr(at, text.find('\n', at) - at);
+    size_t ref = rest.rfind("loc(#");
+    ASSERT_NE(ref, std::string::npos) << rest;
+    std::string alias = rest.substr(ref + 4, rest.size() - ref - 5);
+    size_t def = text.find("\n" + alias + " = loc(");
+    ASSERT_NE(def, std::string::npos) << alias;
+    std::string where = text.substr(def + 1, text.find('\n', def + 1) - def);
+    EXPECT_THAT(where,
+                HasSubstr("TracerTest.cpp\":" + std::to_string(line) + ":"))
+        << op;
+  }
+}
+
+TEST(Tracer, ShapeErrorNamesTheUsersLineAndLeavesNoEntry) {
+  Tracer t;
+  int line = 0;
+  rt::Status s =
+      t.forward("bad", {{"x", {2, 3}}, {"b", {4}}}, [&](Tracer::Inputs &in) {
+        line = __LINE__ + 1;
+        Tensor y = in.at("x") + in.at("b");
+        return Tracer::Outputs{{"y", exp(y)}};
+      });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr(here(line)));
+  EXPECT_THAT(s.message(), HasSubstr("shapes [2, 3] and [4] do not broadcast"));
+  EXPECT_TRUE(t.entries().empty());
+  // The next trace works, and the module holds it alone.
+  EXPECT_TRUE(t.forward("good", {{"x", {2}}}, [](Tracer::Inputs &in) {
+                 return Tracer::Outputs{{"y", exp(in.at("x"))}};
+               }).isOk());
+  EXPECT_EQ(t.entries(), std::vector<std::string>{"good"});
+}
+
+TEST(Tracer, VerifierErrorsNameTheUsersLine) {
+  Tracer t;
+  int line = 0;
+  rt::Status s = t.forward("f", {{"x", {2, 3}}}, [&](Tracer::Inputs &in) {
+    line = __LINE__ + 1;
+    return Tracer::Outputs{{"y", matmul(in.at("x"), in.at("x"))}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr(here(line)));
+  EXPECT_THAT(s.message(), HasSubstr("'ag.matmul' op"));
+}
+
+TEST(Tracer, HostReadBackIsRefusedByTheGuardAtItsLine) {
+  Tracer t;
+  int first = 0, second = 0;
+  rt::Status s = t.forward("f", {{"x", {4}}}, [&](Tracer::Inputs &in) {
+    first = __LINE__ + 1;
+    float scale = sum(in.at("x")).item();
+    second = __LINE__ + 1;
+    Tensor host = t.fromHost({4}, {1, 2, 3, 4});
+    return Tracer::Outputs{{"y", in.at("x") * scale + host}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr("capture guard"));
+  EXPECT_THAT(s.message(), HasSubstr(here(first) + ":"));
+  EXPECT_THAT(s.message(), HasSubstr("download (read-back)"));
+  EXPECT_THAT(s.message(), HasSubstr(here(second) + ":"));
+  EXPECT_THAT(s.message(), HasSubstr("upload of host data"));
+  EXPECT_TRUE(t.entries().empty());
+}
+
+TEST(Tracer, ThrowingTraceLeavesNoStateAndRunsOnce) {
+  Tracer t;
+  Weight w = t.weight("w", {2}, Init::zeros());
+  int calls = 0;
+  rt::Status s = t.forward("f", {{"x", {2}}}, [&](Tracer::Inputs &in) {
+    ++calls;
+    Tensor y = in.at("x") * w;
+    if (calls == 1)
+      throw std::runtime_error("boom");
+    return Tracer::Outputs{{"y", y}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr("the traced function threw: boom"));
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(t.entries().empty());
+  s = t.forward("f", {{"x", {2}}}, [&](Tracer::Inputs &in) {
+    ++calls;
+    return Tracer::Outputs{{"y", in.at("x") * w}};
+  });
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_EQ(calls, 2); // exactly once per recording
+  Parsed parsed(t.toMlir().value());
+  EXPECT_TRUE(parsed.module);
+}
+
+TEST(Tracer, TensorsOfAnEarlierEntryAreRefused) {
+  Tracer t;
+  Tensor kept;
+  ASSERT_TRUE(t.forward("a", {{"x", {2}}}, [&](Tracer::Inputs &in) {
+                 kept = exp(in.at("x"));
+                 return Tracer::Outputs{{"y", kept}};
+               }).isOk());
+  rt::Status s = t.forward("b", {{"x", {2}}}, [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{{"y", in.at("x") + kept}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr("a tensor of an entry traced before"));
+}
+
+TEST(Tracer, WeightErrorsNameTheLine) {
+  Tracer t;
+  int line = __LINE__ + 1;
+  t.weight("w", {4}, Init::linear(0, 1));
+  rt::Result<std::string> text = t.toMlir();
+  ASSERT_TRUE(text.isError());
+  EXPECT_THAT(text.message(), HasSubstr(here(line)));
+  EXPECT_THAT(text.message(), HasSubstr("fan_in"));
+
+  Tracer u;
+  u.weight("w", {4}, Init::zeros());
+  line = __LINE__ + 1;
+  u.weight("w", {4}, Init::zeros());
+  EXPECT_THAT(u.toMlir().message(), HasSubstr(here(line)));
+  EXPECT_THAT(u.toMlir().message(), HasSubstr("'w' is declared twice"));
+}
+
+TEST(Tracer, TrainStepCompilesToAModule) {
+  Tracer t;
+  Linear fc(t, "fc", 4, 1, /*seed=*/7);
+  rt::Status s = t.trainStep(
+      "train", {{"x", {8, 4}}, {"target", {8, 1}}},
+      [&](Tracer::Inputs &in) {
+        Tensor loss = mse(fc(in.at("x")), in.at("target"));
+        return Tracer::Outputs{{"loss", loss}};
+      },
+      AdamW{.lr = 0.01}, StepOptions{.maxGradNorm = 1.0});
+  ASSERT_TRUE(s.isOk()) << s.message();
+  s = t.forward("predict", {{"x", {1, 4}}}, [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{{"y", fc(in.at("x"))}};
+  });
+  ASSERT_TRUE(s.isOk()) << s.message();
+  EXPECT_EQ(t.entries(), (std::vector<std::string>{"train", "predict"}));
+
+  Parsed parsed(t.toMlir().value());
+  ASSERT_TRUE(parsed.module);
+  mlir::PassManager pm(&parsed.context);
+  capture::buildCapturePipeline(pm, capture::PipelineOptions());
+  ASSERT_TRUE(succeeded(pm.run(*parsed.module)));
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(succeeded(capture::writeCapmod(*parsed.module, bytes)));
+  EXPECT_GT(bytes.size(), 0u);
+}
+
+} // namespace
