@@ -4,7 +4,12 @@
 
 #include "capture/Dialect/Ag/IR/AgDialect.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
+#include "capture/InitAll.h"
+#include "capture/Pipelines/Pipelines.h"
+#include "capture/Target/Capmod.h"
 #include "capture/Transforms/Passes.h"
+
+#include "mlir/InitAllDialects.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -75,6 +80,11 @@ static std::string firstMessage(const DiagnosticCollector &errors,
 
 TraceState::TraceState() : builder(&context) {
   context.disableMultithreading();
+  // What the pipeline produces too: Tracer::compile runs it here.
+  DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  capture::registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
   context.loadDialect<AgDialect>();
   module = ModuleOp::create(UnknownLoc::get(&context));
   builder.setInsertionPointToEnd(module->getBody());
@@ -473,6 +483,25 @@ rt::Result<std::string> Tracer::toMlir() const {
   state_->module->print(os, OpPrintingFlags().enableDebugInfo(
                                 /*enable=*/true, /*prettyForm=*/false));
   return text;
+}
+
+rt::Result<std::vector<uint8_t>>
+Tracer::compile(const CompileOptions &options) const {
+  TraceState &s = *state_;
+  if (!s.moduleError.empty())
+    return rt::Status::error("tracer: " + s.moduleError);
+  OwningOpRef<ModuleOp> copy = s.module->clone();
+  DiagnosticCollector errors(&s.context);
+  PassManager pm(&s.context);
+  PipelineOptions pipeline;
+  pipeline.target = options.target;
+  pipeline.fuse = options.fuse;
+  buildCapturePipeline(pm, pipeline);
+  std::vector<uint8_t> bytes;
+  if (mlir::failed(pm.run(*copy)) || mlir::failed(writeCapmod(*copy, bytes)))
+    return rt::Status::error("tracer: compiling the module failed:\n" +
+                             errors.text());
+  return bytes;
 }
 
 std::vector<std::string> Tracer::entries() const {

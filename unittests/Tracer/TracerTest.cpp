@@ -6,6 +6,8 @@
 #include "capture/Pipelines/Pipelines.h"
 #include "capture/Reference/Interpreter.h"
 #include "capture/Target/Capmod.h"
+#include "capture/rt/device.h"
+#include "capture/rt/module.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -226,6 +228,50 @@ TEST(Tracer, WeightErrorsNameTheLine) {
   u.weight("w", {4}, Init::zeros());
   EXPECT_THAT(u.toMlir().message(), HasSubstr(here(line)));
   EXPECT_THAT(u.toMlir().message(), HasSubstr("'w' is declared twice"));
+}
+
+TEST(Tracer, CompiledInProcessReplaysLikeTheInterpreter) {
+  Tracer t;
+  Linear fc1(t, "fc1", 4, 3, /*seed=*/1);
+  Linear fc2(t, "fc2", 3, 2, /*seed=*/3);
+  ASSERT_TRUE(traceMlp(t, fc1, fc2).isOk());
+  rt::Result<std::vector<uint8_t>> bytes = t.compile();
+  ASSERT_TRUE(bytes.isOk()) << bytes.message();
+  // The module itself is unchanged: it still prints as a trace.
+  EXPECT_THAT(t.toMlir().value(), HasSubstr("ag.forward @predict"));
+
+  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
+  ASSERT_TRUE(device.isOk()) << device.message();
+  auto loaded = rt::Module::loadBytes(device.value(), bytes.value().data(),
+                                      bytes.value().size());
+  ASSERT_TRUE(loaded.isOk()) << loaded.message();
+  std::vector<float> x = {1, 2, 3, 4, -1, 0.5f, 2, -3};
+  auto y =
+      loaded.value()->run("predict", {{"x", rt::HostTensor::f32({2, 4}, x)}});
+  ASSERT_TRUE(y.isOk()) << y.message();
+  std::vector<float> device_y = y.value()[0].tensor.asF32();
+
+  // The interpreter, from the same initializers.
+  Parsed parsed(t.toMlir().value());
+  ASSERT_TRUE(parsed.module);
+  std::vector<double> xd(x.begin(), x.end());
+  auto expected = reference::evaluate(
+      *parsed.module, "predict", {{"x", reference::Tensor::of({2, 4}, xd)}});
+  ASSERT_TRUE(succeeded(expected));
+  const std::vector<double> &want = expected->outputs.at("y").data;
+  ASSERT_EQ(device_y.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_NEAR(device_y[i], want[i], 1e-5) << i;
+}
+
+TEST(Tracer, CompileErrorsAreStatuses) {
+  Tracer t;
+  ASSERT_TRUE(t.forward("f", {{"x", {2}}}, [](Tracer::Inputs &in) {
+                 return Tracer::Outputs{{"y", exp(in.at("x"))}};
+               }).isOk());
+  rt::Result<std::vector<uint8_t>> bytes = t.compile({.target = "GPU"});
+  ASSERT_TRUE(bytes.isError());
+  EXPECT_THAT(bytes.message(), HasSubstr("did you mean 'gpu'"));
 }
 
 TEST(Tracer, TrainStepCompilesToAModule) {

@@ -249,6 +249,15 @@ struct StepOptions {
   std::optional<double> maxGradNorm;
 };
 
+/// Options of Tracer::compile: capture-aot's.
+struct CompileOptions {
+  /// The device preset the kernels are shaped for: "lavapipe" (CPU
+  /// Vulkan) or "gpu".
+  std::string target = "lavapipe";
+  /// Group elementwise chains into dispatch regions (one kernel each).
+  bool fuse = true;
+};
+
 /// Records a module: weights, forward entries and training steps.
 class Tracer {
 public:
@@ -300,6 +309,10 @@ public:
   /// The module as `.mlir` text (for capture-aot). Fails with the first
   /// recorded error.
   rt::Result<std::string> toMlir() const;
+  /// Compiles the module in-process, as capture-aot does (the module is
+  /// not changed), into module-file bytes for rt::Module::loadBytes.
+  rt::Result<std::vector<uint8_t>>
+  compile(const CompileOptions &options = {}) const;
   /// Names of the recorded entries, in order.
   std::vector<std::string> entries() const;
 
