@@ -1,13 +1,15 @@
 //===- WorkloadsTest.cpp - Traced workloads train like hand-written ones --===//
 //
-// The PPO and MLP workloads written with the tracer, as a user would, train
-// to the same numbers as the hand-written modules in examples/: with the
-// same weights and inputs, the interpreter gives bitwise equal losses,
-// gradient norms and weights after every step.
+// The PPO and MLP workloads written with the tracer (examples/cpp/models.h),
+// as a user would, train to the same numbers as the hand-written modules in
+// examples/: with the same weights and inputs, the interpreter gives
+// bitwise equal losses, gradient norms and weights after every step.
 //
 //===----------------------------------------------------------------------===//
 
 #include "capture/Tracer/Tracer.h"
+
+#include "../../examples/cpp/models.h"
 
 #include "capture/InitAll.h"
 #include "capture/Reference/Training.h"
@@ -29,56 +31,6 @@ using namespace capture;
 namespace ref = capture::reference;
 
 namespace {
-
-/// The PPO actor-critic step of the benchmarks (bench/ppo_torch.py).
-void tracePpo(Tracer &t, int64_t batch) {
-  Linear a0(t, "actor.0", 64, 64, 1), a2(t, "actor.2", 64, 64, 3),
-      a4(t, "actor.4", 64, 8, 5);
-  Linear c0(t, "critic.0", 64, 64, 7), c2(t, "critic.2", 64, 64, 9),
-      c4(t, "critic.4", 64, 1, 11);
-  Weight logStd = t.weight("log_std", {8}, Init::zeros());
-  rt::Status s = t.trainStep(
-      "train",
-      {{"obs", {batch, 64}},
-       {"act", {batch, 8}},
-       {"adv", {batch}},
-       {"ret", {batch}},
-       {"old_logp", {batch}}},
-      [&](Tracer::Inputs &in) {
-        const Tensor &obs = in.at("obs");
-        Tensor mu = a4(tanh(a2(tanh(a0(obs)))));
-        Tensor z = (in.at("act") - mu) / exp(logStd);
-        Tensor logp = sum(square(z) * -0.5f - logStd - 0.9189385f, 1);
-        Tensor ratio = exp(logp - in.at("old_logp"));
-        const Tensor &adv = in.at("adv");
-        Tensor pg = -mean(minimum(ratio * adv, clamp(ratio, 0.8f, 1.2f) * adv));
-        Tensor v = reshape(c4(tanh(c2(tanh(c0(obs))))), {batch});
-        Tensor vl = mse(v, in.at("ret")) * 0.5f;
-        Tensor ent = sum(logStd + 1.4189385f);
-        return Tracer::Outputs{{"loss", pg + vl * 0.5f - ent * 0.01f}};
-      },
-      AdamW{.lr = 3e-4, .weightDecay = 0.01}, StepOptions{.maxGradNorm = 0.5});
-  ASSERT_TRUE(s.isOk()) << s.message();
-}
-
-/// The MLP classifier of the benchmarks, with its batch-1 prediction.
-void traceMlp(Tracer &t) {
-  Linear fc1(t, "fc1", 784, 256, 1), fc2(t, "fc2", 256, 256, 3),
-      fc3(t, "fc3", 256, 10, 5);
-  auto model = [&](const Tensor &x) { return fc3(relu(fc2(relu(fc1(x))))); };
-  rt::Status s = t.trainStep(
-      "train", {{"x", {128, 784}}, {"labels", {128}, ElemType::I32}},
-      [&](Tracer::Inputs &in) {
-        return Tracer::Outputs{
-            {"loss", crossEntropy(model(in.at("x")), in.at("labels"))}};
-      },
-      AdamW{.lr = 1e-3, .weightDecay = 0.01}, StepOptions{.maxGradNorm = 1.0});
-  ASSERT_TRUE(s.isOk()) << s.message();
-  s = t.forward("predict", {{"x", {1, 784}}}, [&](Tracer::Inputs &in) {
-    return Tracer::Outputs{{"logits", model(in.at("x"))}};
-  });
-  ASSERT_TRUE(s.isOk()) << s.message();
-}
 
 /// A module parsed from text or a file, split into its update as
 /// capture-interp does.
@@ -164,7 +116,7 @@ void expectSameTraining(Module &traced, Module &written, ref::TrainingState a,
 
 TEST(TracedWorkloads, PpoTrainsLikeTheHandWrittenModule) {
   Tracer t;
-  tracePpo(t, 64);
+  ASSERT_TRUE(examples::tracePpo(t, 64).isOk());
   Module traced, written;
   ASSERT_TRUE(traced.load(llvm::MemoryBuffer::getMemBufferCopy(
       t.toMlir().value(), "traced-ppo.mlir")));
@@ -195,7 +147,7 @@ TEST(TracedWorkloads, PpoTrainsLikeTheHandWrittenModule) {
 
 TEST(TracedWorkloads, MlpTrainsLikeTheHandWrittenModule) {
   Tracer t;
-  traceMlp(t);
+  ASSERT_TRUE(examples::traceMlp(t).isOk());
   Module traced, written;
   ASSERT_TRUE(traced.load(llvm::MemoryBuffer::getMemBufferCopy(
       t.toMlir().value(), "traced-mlp.mlir")));
