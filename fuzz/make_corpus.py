@@ -38,7 +38,9 @@ for folder in sources:
             if digest in seen:
                 continue
             seen.add(digest)
-            name = os.path.splitext(os.path.basename(path))[0]
+            # test/Dialect/Ag/ops.mlir, section 2 -> Dialect.Ag.ops-2.mlir
+            rel = os.path.splitext(os.path.relpath(path, root))[0]
+            name = rel.removeprefix("test" + os.sep).replace(os.sep, ".")
             with open(os.path.join(out, f"{name}-{i}.mlir"), "w") as f:
                 f.write(body)
 print(f"fuzz/make_corpus.py: {len(seen)} seeds in fuzz/corpus/mlir")

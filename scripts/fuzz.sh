@@ -25,25 +25,36 @@ number SECONDS "$seconds"
 [ -z "${CAPTURE_FUZZ_SEED:-}" ] || number CAPTURE_FUZZ_SEED "$CAPTURE_FUZZ_SEED"
 
 "$root/scripts/sanitized-build.sh" capture-mlir-fuzzer capture-capmod-fuzzer \
-  capture-npy-fuzzer capture-rt-make-testmod capture-rt-test-kernels
+  capture-npy-fuzzer capture-rt-make-testmod capture-rt-test-kernels \
+  capture-aot
 # shellcheck source=scripts/sanitizer-env.sh
 source "$root/scripts/sanitizer-env.sh"
 
 # Seeds. The compiler's are checked in (fuzz/corpus/mlir, from the lit
-# tests by fuzz/make_corpus.py). The loader's are the runtime tests'
-# modules, each FlatBuffers part behind an even mode byte (resealed by the
-# fuzzer: a hostile file) and each whole file behind an odd one (a damaged
-# file); the reader's a few .npy files.
+# tests by fuzz/make_corpus.py). The loader's are made here, because a
+# module file carries its format version and checksum (checked-in ones
+# would go stale with every format change): the runtime tests' modules and
+# examples/*.mlir compiled by capture-aot (those within the 64 KiB input
+# limit: the training steps' kernels make theirs larger), each FlatBuffers
+# part behind an even mode byte (resealed by the fuzzer: a hostile file)
+# and each whole file behind an odd one (a damaged file). The reader's are
+# a few .npy files.
 corpus="$build/corpus"
 rm -rf "$build/seeds"
 mkdir -p "$corpus/mlir" "$corpus/capmod" "$corpus/npy" "$build/crashes"
 "$build/runtime/test/capture-rt-make-testmod" "$build/seeds" > /dev/null
+for example in "$root"/examples/*.mlir; do
+  "$build/bin/capture-aot" "$example" \
+    -o "$build/seeds/example-$(basename "$example" .mlir).capmod"
+done
 python3 - "$build/seeds" "$corpus" <<'PY'
 import glob, os, sys
 seeds, out = sys.argv[1], sys.argv[2]
 for path in glob.glob(os.path.join(seeds, "*.capmod")):
     name = os.path.basename(path)
     data = open(path, "rb").read()
+    if len(data) + 1 > 65536:  # the capmod target's -max_len
+        continue
     open(os.path.join(out, "capmod", name + ".sealed"), "wb").write(b"\0" + data[:-12])
     open(os.path.join(out, "capmod", name + ".whole"), "wb").write(b"\1" + data)
 for path in glob.glob(os.path.join(seeds, "*.npy")):

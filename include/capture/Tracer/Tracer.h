@@ -92,7 +92,8 @@ struct TraceState;
 class Tracer;
 
 /// A value of the entry being traced. Cheap to copy. A Tensor from an
-/// entry that has finished (or from another Tracer) is refused by name.
+/// entry that has finished (or from another Tracer) is refused by name;
+/// like a Weight, it must not outlive its Tracer.
 class Tensor {
 public:
   /// An empty tensor: an op given one records an error.
