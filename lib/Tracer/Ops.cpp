@@ -12,22 +12,11 @@
 
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 using namespace mlir;
 using namespace capture;
 using namespace capture::ag;
 using capture::detail::TracedValue;
 using capture::detail::TraceState;
-
-/// "[2, 3]".
-static std::string shapeText(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
 
 namespace capture::detail {
 /// Builds the ops of this file.
@@ -75,8 +64,9 @@ struct OpBuilderFor {
           FailureOr<SmallVector<int64_t>> shape =
               broadcastShapes(x.shape, y.shape);
           if (failed(shape)) {
-            s.fail(a.loc, std::string(name) + ": shapes " + shapeText(x.shape) +
-                              " and " + shapeText(y.shape) +
+            s.fail(a.loc, std::string(name) + ": shapes " +
+                              formatShape(x.shape) + " and " +
+                              formatShape(y.shape) +
                               " do not broadcast (trailing dimensions "
                               "must be equal or 1)");
             return nullptr;
@@ -114,7 +104,7 @@ struct OpBuilderFor {
       return d;
     s.fail(a.loc, std::string(name) + ": axis " + std::to_string(axis) +
                       " is outside a tensor of rank " + std::to_string(rank) +
-                      " " + shapeText(x.shape));
+                      " " + formatShape(x.shape));
     return -1;
   }
 
@@ -153,8 +143,8 @@ struct OpBuilderFor {
                    Location loc) -> Operation * {
                  if (x.shape.size() != 2 || y.shape.size() != 2) {
                    s.fail(a.loc, "matmul: expected two rank-2 tensors, got " +
-                                     shapeText(x.shape) + " and " +
-                                     shapeText(y.shape));
+                                     formatShape(x.shape) + " and " +
+                                     formatShape(y.shape));
                    return nullptr;
                  }
                  int64_t m = options.transposeA ? x.shape[1] : x.shape[0];
@@ -220,7 +210,7 @@ struct OpBuilderFor {
                               std::to_string(permutation.size()) +
                               " dimensions for a tensor of rank " +
                               std::to_string(x.shape.size()) + " " +
-                              shapeText(x.shape));
+                              formatShape(x.shape));
             return nullptr;
           }
           SmallVector<int64_t> shape;

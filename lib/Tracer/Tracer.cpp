@@ -102,9 +102,7 @@ Location TraceState::locationOf(const SourceLoc &loc) {
 }
 
 void TraceState::fail(const SourceLoc &loc, const std::string &message) {
-  std::string text = std::string(loc.file_name()) + ":" +
-                     std::to_string(loc.line()) + ":" +
-                     std::to_string(loc.column()) + ": error: " + message;
+  std::string text = locationText(locationOf(loc)) + ": error: " + message;
   std::string &first = recording ? entryError : moduleError;
   if (first.empty())
     first = std::move(text);
@@ -417,18 +415,10 @@ static rt::Status record(TraceState &s, const std::string &name,
   DiagnosticCollector errors(&s.context);
   if (failed(verify(entry)))
     return abandon(errors.text());
+  // The guard checks every entry; the earlier ones passed it already.
   PassManager pm(&s.context);
   pm.addPass(createVerifyCapture());
-  OwningOpRef<ModuleOp> alone = ModuleOp::create(at);
-  // The guard looks at the whole module: run it on a copy holding the
-  // weights and this entry only.
-  {
-    OpBuilder into(alone->getBody(), alone->getBody()->end());
-    for (Operation &op : *s.module->getBody())
-      if (isa<WeightOp>(op) || &op == entry)
-        into.clone(op);
-  }
-  if (failed(pm.run(*alone)))
+  if (failed(pm.run(*s.module)))
     return abandon(errors.text());
   s.recording = false;
   s.reads.clear();
