@@ -55,9 +55,19 @@ int main(int argc, char **argv) {
   std::string data, mlirPath;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (i + 1 < argc && arg == "--steps")
-      steps = std::atoi(argv[++i]);
-    else if (i + 1 < argc && arg == "--data")
+    if (i + 1 < argc && arg == "--steps") {
+      std::string value = argv[++i];
+      char *end = nullptr;
+      long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || n < 1 || n > 1000000) {
+        std::fprintf(stderr,
+                     "ppo: --steps expects a whole number in 1..1000000, "
+                     "got '%s'\n",
+                     value.c_str());
+        return 2;
+      }
+      steps = static_cast<int>(n);
+    } else if (i + 1 < argc && arg == "--data")
       data = argv[++i];
     else if (i + 1 < argc && arg == "--mlir")
       mlirPath = argv[++i];
@@ -68,10 +78,6 @@ int main(int argc, char **argv) {
                    arg.c_str());
       return 2;
     }
-  }
-  if (steps < 1) {
-    std::fprintf(stderr, "ppo: --steps must be at least 1\n");
-    return 2;
   }
 
   // Trace once: the step and the prediction, from one model definition.
