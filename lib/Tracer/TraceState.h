@@ -33,8 +33,15 @@ struct TracedValue {
   ElemType type = ElemType::F32;
 };
 
+struct ParamsState;
+
 struct TraceState {
-  TraceState();
+  explicit TraceState(std::shared_ptr<ParamsState> params);
+
+  /// The tensors of a traced function's inputs, to fill.
+  static std::map<std::string, Tensor> &tensorsOf(Tracer::Inputs &in) {
+    return in.tensors_;
+  }
 
   /// The trace an operand belongs to (null for an empty tensor).
   static TraceState *of(const At &at);
@@ -45,10 +52,18 @@ struct TraceState {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// Builds at the end of the entry being recorded (or the module).
   mlir::OpBuilder builder;
-  /// Declared weight names.
-  std::set<std::string> weightNames;
+  /// The parameters entries read (shared with the Params).
+  std::shared_ptr<ParamsState> params;
+  /// The weights declared in the module, with their generation.
+  std::map<std::string, uint64_t> declared;
   /// The first module-level error (a bad weight), "file:line:col: ...".
   std::string moduleError;
+
+  /// Declares the parameters' weights the module lacks, trainable ones
+  /// first (the layout every recording over a Params shares).
+  void declareWeights();
+  /// The first module-level error, this tracer's or the parameters'.
+  std::string moduleFailure() const;
 
   /// Every value traced so far, in every entry; a Tensor is an index. A
   /// deque: an op holds pointers to its operands' entries while reading a

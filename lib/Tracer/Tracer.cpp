@@ -1,5 +1,6 @@
 //===- Tracer.cpp - Recording entries from C++ functions ------------------===//
 
+#include "ParamsState.h"
 #include "TraceState.h"
 
 #include "capture/Dialect/Ag/IR/AgDialect.h"
@@ -78,7 +79,8 @@ static std::string firstMessage(const DiagnosticCollector &errors,
 // TraceState
 //===----------------------------------------------------------------------===//
 
-TraceState::TraceState() : builder(&context) {
+TraceState::TraceState(std::shared_ptr<ParamsState> params)
+    : builder(&context), params(std::move(params)) {
   context.disableMultithreading();
   // What the pipeline produces too: Tracer::compile runs it here.
   DialectRegistry registry;
@@ -92,7 +94,7 @@ TraceState::TraceState() : builder(&context) {
 
 TraceState *TraceState::of(const At &at) {
   if (at.weight)
-    return at.weight->state_;
+    return at.weight->params_ ? at.weight->params_->active : nullptr;
   return at.tensor.valid() ? at.tensor.state_ : nullptr;
 }
 
@@ -148,9 +150,19 @@ const TracedValue *TraceState::operand(const At &at, const char *op) {
   if (!at.weight)
     return lookup(at.tensor, at.loc, op);
   const Weight &w = *at.weight;
-  if (w.state_ != this) {
+  if (w.params_ != params.get()) {
     fail(at.loc, std::string(op) + ": weight '" + w.name_ +
-                     "' belongs to another Tracer");
+                     "' belongs to another Params (or Tracer)");
+    return nullptr;
+  }
+  const WeightDecl *decl = params->find(w.name_);
+  if (!decl || decl->generation != w.generation_) {
+    fail(at.loc, std::string(op) + ": weight '" + w.name_ +
+                     "': this handle is from before the weight was "
+                     "re-created" +
+                     (decl ? " (at " + locationText(locationOf(decl->loc)) + ")"
+                           : std::string()) +
+                     "; use the handle Params::recreate returned");
     return nullptr;
   }
   auto it = reads.find(w.name_);
@@ -221,7 +233,26 @@ std::vector<float> Tensor::toVector(SourceLoc loc) const {
 // Tracer
 //===----------------------------------------------------------------------===//
 
-Tracer::Tracer() : state_(std::make_unique<TraceState>()) {}
+const Tensor &Tracer::Inputs::at(const std::string &name) const {
+  auto it = tensors_.find(name);
+  if (it != tensors_.end())
+    return it->second;
+  std::string known;
+  for (const auto &[n, t] : tensors_)
+    known += (known.empty() ? "'" : ", '") + n + "'";
+  throw std::out_of_range("no input '" + name + "' (the inputs: " +
+                          (known.empty() ? "none" : known) + ")");
+}
+
+Tracer::Tracer()
+    : ownParams_(std::make_unique<Params>()), params_(ownParams_.get()),
+      state_(std::make_unique<TraceState>(params_->state_)) {}
+
+Tracer::Tracer(Params &params)
+    : params_(&params), state_(std::make_unique<TraceState>(params.state_)) {
+  state_->declareWeights();
+}
+
 Tracer::~Tracer() = default;
 
 /// The ag initializer attribute of `init`, or null after an error at `at`.
@@ -249,45 +280,49 @@ static InitAttr initAttr(Location at, const Init &init) {
                               init.fanIn, init.seed);
 }
 
+void TraceState::declareWeights() {
+  for (bool trainable : {true, false})
+    for (const WeightDecl &d : params->decls) {
+      if (d.trainable != trainable)
+        continue;
+      auto it = declared.find(d.name);
+      if (it != declared.end()) {
+        if (it->second != d.generation && moduleError.empty())
+          moduleError = locationText(locationOf(d.loc)) + ": error: weight '" +
+                        d.name +
+                        "' was re-created after this Tracer declared it; "
+                        "trace with a new Tracer";
+        continue;
+      }
+      declared[d.name] = d.generation;
+      OpBuilder b(&context);
+      b.setInsertionPointToEnd(module->getBody());
+      Location at = locationOf(d.loc);
+      DiagnosticCollector errors(&context);
+      InitAttr attr = initAttr(at, d.init);
+      WeightOp op;
+      if (attr)
+        op = WeightOp::create(b, at, d.name, d.trainable, f32(d.shape),
+                              ElementsAttr(), attr);
+      // A bad initializer or name is named at the user's line.
+      if (!op || mlir::failed(verify(op))) {
+        if (op)
+          op->erase();
+        if (moduleError.empty())
+          moduleError = locationText(at) + ": error: weight '" + d.name +
+                        "': " + firstMessage(errors, "invalid weight");
+      }
+    }
+}
+
+std::string TraceState::moduleFailure() const {
+  return moduleError.empty() ? params->error : moduleError;
+}
+
 Weight Tracer::weight(const std::string &name, std::vector<int64_t> shape,
                       Init init, bool trainable, SourceLoc loc) {
-  TraceState &s = *state_;
-  Weight w;
-  if (s.recording) {
-    s.fail(loc, "weight '" + name +
-                    "' declared while an entry is traced: declare weights "
-                    "before the entries that read them");
-    return w;
-  }
-  if (!s.weightNames.insert(name).second) {
-    s.fail(loc, "weight '" + name + "' is declared twice");
-    return w;
-  }
-  if (!s.checkShape(loc, "weight '" + name + "'", shape)) {
-    s.weightNames.erase(name);
-    return w;
-  }
-  OpBuilder b(&s.context);
-  b.setInsertionPointToEnd(s.module->getBody());
-  Location at = s.locationOf(loc);
-  DiagnosticCollector errors(&s.context);
-  InitAttr attr = initAttr(at, init);
-  WeightOp op;
-  if (attr)
-    op = WeightOp::create(b, at, name, trainable, s.f32(shape), ElementsAttr(),
-                          attr);
-  // A bad initializer or shape is named at the user's line.
-  if (!op || mlir::failed(verify(op))) {
-    if (op)
-      op->erase();
-    s.weightNames.erase(name);
-    s.fail(loc,
-           "weight '" + name + "': " + firstMessage(errors, "invalid weight"));
-    return w;
-  }
-  w.state_ = &s;
-  w.name_ = name;
-  w.shape_ = std::move(shape);
+  Weight w = params_->weight(name, std::move(shape), init, trainable, loc);
+  state_->declareWeights();
   return w;
 }
 
@@ -327,9 +362,10 @@ static rt::Status record(TraceState &s, const std::string &name,
                          const std::vector<Tracer::InputSpec> &inputs,
                          const Tracer::Fn &fn, const EntryKind &kind,
                          const SourceLoc &loc) {
-  if (!s.moduleError.empty())
-    return rt::Status::error("tracer: " + s.moduleError);
-  if (s.recording)
+  s.declareWeights();
+  if (std::string error = s.moduleFailure(); !error.empty())
+    return rt::Status::error("tracer: " + error);
+  if (s.recording || s.params->active)
     return rt::Status::error(
         "tracer: " + std::string(kind.what) + " '" + name +
         "' started while another entry is traced; trace entries one after "
@@ -361,6 +397,7 @@ static rt::Status record(TraceState &s, const std::string &name,
     body->addArgument(t, at);
 
   s.recording = true;
+  s.params->active = &s;
   s.entryError.clear();
   s.reads.clear();
   s.entryFirst = static_cast<int32_t>(s.values.size());
@@ -372,12 +409,14 @@ static rt::Status record(TraceState &s, const std::string &name,
     v.shape = in.shape;
     v.type = in.type;
     s.values.push_back(std::move(v));
-    args[in.name] = s.tensor(static_cast<int32_t>(s.values.size() - 1));
+    TraceState::tensorsOf(args)[in.name] =
+        s.tensor(static_cast<int32_t>(s.values.size() - 1));
   }
 
   auto abandon = [&](const std::string &why) {
     entry->erase();
     s.recording = false;
+    s.params->active = nullptr;
     s.reads.clear();
     s.builder.setInsertionPointToEnd(s.module->getBody());
     return rt::Status::error("tracer: " + std::string(kind.what) + " '" + name +
@@ -421,6 +460,7 @@ static rt::Status record(TraceState &s, const std::string &name,
   if (failed(pm.run(*s.module)))
     return abandon(errors.text());
   s.recording = false;
+  s.params->active = nullptr;
   s.reads.clear();
   s.builder.setInsertionPointToEnd(s.module->getBody());
   return rt::Status::ok();
@@ -466,8 +506,9 @@ rt::Status Tracer::trainStep(const std::string &name,
 }
 
 rt::Result<std::string> Tracer::toMlir() const {
-  if (!state_->moduleError.empty())
-    return rt::Status::error("tracer: " + state_->moduleError);
+  state_->declareWeights();
+  if (std::string error = state_->moduleFailure(); !error.empty())
+    return rt::Status::error("tracer: " + error);
   std::string text;
   llvm::raw_string_ostream os(text);
   state_->module->print(os, OpPrintingFlags().enableDebugInfo(
@@ -478,8 +519,9 @@ rt::Result<std::string> Tracer::toMlir() const {
 rt::Result<std::vector<uint8_t>>
 Tracer::compile(const CompileOptions &options) const {
   TraceState &s = *state_;
-  if (!s.moduleError.empty())
-    return rt::Status::error("tracer: " + s.moduleError);
+  s.declareWeights();
+  if (std::string error = s.moduleFailure(); !error.empty())
+    return rt::Status::error("tracer: " + error);
   OwningOpRef<ModuleOp> copy = s.module->clone();
   DiagnosticCollector errors(&s.context);
   PassManager pm(&s.context);
@@ -506,12 +548,12 @@ std::vector<std::string> Tracer::entries() const {
 // Linear
 //===----------------------------------------------------------------------===//
 
-Linear::Linear(Tracer &tracer, const std::string &name, int64_t in, int64_t out,
+Linear::Linear(Params &params, const std::string &name, int64_t in, int64_t out,
                uint64_t seed, bool bias, SourceLoc loc)
-    : weight_(tracer.weight(name + ".weight", {out, in}, Init::linear(in, seed),
+    : weight_(params.weight(name + ".weight", {out, in}, Init::linear(in, seed),
                             true, loc)) {
   if (bias)
-    bias_ = tracer.weight(name + ".bias", {out}, Init::linear(in, seed + 1),
+    bias_ = params.weight(name + ".bias", {out}, Init::linear(in, seed + 1),
                           true, loc);
 }
 

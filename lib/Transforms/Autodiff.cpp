@@ -70,11 +70,18 @@ static LogicalResult differentiate(TrainStepOp step) {
     llvm::append_range(worklist, def->getOperands());
   }
 
-  SmallVector<WeightOp> reached;
+  // The trained weights in declaration order, not in order of first read:
+  // the gradients' order is the parameter pack's layout, and modules that
+  // share one Weights buffer (a forward entry traced apart from its
+  // training step) lay out their weights in declaration order.
+  DenseSet<Operation *> readWeights;
   for (Operation *op : forward)
-    if (WeightOp weight = trainableRead(op);
-        weight && active.contains(op) && !llvm::is_contained(reached, weight))
-      reached.push_back(weight);
+    if (WeightOp weight = trainableRead(op); weight && active.contains(op))
+      readWeights.insert(weight);
+  SmallVector<WeightOp> reached;
+  for (WeightOp w : step->getParentOfType<ModuleOp>().getOps<WeightOp>())
+    if (readWeights.contains(w))
+      reached.push_back(w);
   if (reached.empty()) {
     SmallVector<std::string> trainable;
     for (WeightOp w : step->getParentOfType<ModuleOp>().getOps<WeightOp>())

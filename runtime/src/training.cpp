@@ -193,6 +193,35 @@ Result<AdamWMoments> Module::readMoments(std::string_view entry) {
   return moments;
 }
 
+Status Module::writeMoments(std::string_view entry,
+                            const AdamWMoments &moments) {
+  Result<size_t> index = impl_->trainEntryIndex(entry, "writeMoments");
+  if (index.isError())
+    return index.status();
+  const EntryDesc &e = impl_->desc.entries[index.value()];
+  for (int which = 0; which < 2; ++which) {
+    const BufferRangeDesc &r = which ? e.train->moment2 : e.train->moment1;
+    const HostTensor &t = which ? moments.v : moments.m;
+    std::vector<int64_t> want = {static_cast<int64_t>(r.size / 4)};
+    if (t.dtype != DType::F32 || t.shape != want || t.data.size() != r.size)
+      return Status::error("writeMoments: entry '" + e.name + "': the " +
+                           (which ? "second" : "first") + " moments must be " +
+                           formatType(want, DType::F32) + " (" +
+                           std::to_string(r.size) + " bytes), got " +
+                           formatType(t.shape, t.dtype) + " (" +
+                           std::to_string(t.data.size()) + " bytes)");
+  }
+  for (int which = 0; which < 2; ++which) {
+    const BufferRangeDesc &r = which ? e.train->moment2 : e.train->moment1;
+    const HostTensor &t = which ? moments.v : moments.m;
+    CAPTURE_RT_RETURN_IF_ERROR(
+        impl_->upload(r.buffer, r.offset, t.data.data(), t.data.size(),
+                      std::string(which ? "second" : "first") +
+                          " moments of entry '" + e.name + "'"));
+  }
+  return Status::ok();
+}
+
 uint64_t Module::recordCount() const { return impl_->recordCount; }
 
 } // namespace capture::rt

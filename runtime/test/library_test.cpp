@@ -157,6 +157,24 @@ TEST_F(LibraryTest, ReadGradientsFlatAndPerWeight) {
               HasSubstr("no train.grads range"));
 }
 
+/// Steps `a` and `b` `steps` times on the same batch: the losses, weights
+/// and moments stay bitwise equal.
+void expectSameSteps(Module &a, Module &b, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    Result<std::vector<NamedTensor>> oa =
+        a.run("train", trainX(trainInputX2()));
+    Result<std::vector<NamedTensor>> ob =
+        b.run("train", trainX(trainInputX2()));
+    ASSERT_TRUE(oa.isOk() && ob.isOk());
+    EXPECT_EQ(oa.value()[0].tensor.data, ob.value()[0].tensor.data);
+  }
+  EXPECT_EQ(paramBytes(a), paramBytes(b));
+  Result<AdamWMoments> ma = a.readMoments("train"), mb = b.readMoments("train");
+  ASSERT_TRUE(ma.isOk() && mb.isOk());
+  EXPECT_EQ(ma->m.data, mb->m.data);
+  EXPECT_EQ(ma->v.data, mb->v.data);
+}
+
 TEST_F(LibraryTest, ResetOptimizerMatchesAFreshModuleBitwise) {
   std::unique_ptr<Module> a = load(makeTrainModule(true));
   std::unique_ptr<Module> b = load(makeTrainModule(true));
@@ -179,21 +197,37 @@ TEST_F(LibraryTest, ResetOptimizerMatchesAFreshModuleBitwise) {
   Result<std::vector<NamedTensor>> params = a->getParams();
   ASSERT_TRUE(params.isOk());
   ASSERT_TRUE(b->setParams(params.value()).isOk());
-  for (int i = 0; i < 2; ++i) {
-    Result<std::vector<NamedTensor>> oa =
-        a->run("train", trainX(trainInputX2()));
-    Result<std::vector<NamedTensor>> ob =
-        b->run("train", trainX(trainInputX2()));
-    ASSERT_TRUE(oa.isOk() && ob.isOk());
-    EXPECT_EQ(oa.value()[0].tensor.data, ob.value()[0].tensor.data);
-  }
-  EXPECT_EQ(paramBytes(*a), paramBytes(*b));
-  Result<AdamWMoments> ma = a->readMoments("train"),
-                       mb = b->readMoments("train");
-  ASSERT_TRUE(ma.isOk() && mb.isOk());
-  EXPECT_EQ(ma->m.data, mb->m.data);
-  EXPECT_EQ(ma->v.data, mb->v.data);
+  expectSameSteps(*a, *b, 2);
   EXPECT_EQ(a->trainState("train")->step, 2u);
+}
+
+TEST_F(LibraryTest, WrittenMomentsResumeTrainingBitwise) {
+  std::unique_ptr<Module> a = load(makeTrainModule(true));
+  std::unique_ptr<Module> b = load(makeTrainModule(true));
+  ASSERT_TRUE(a && b);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(
+        a->run("train", trainX(i % 2 ? trainInputX2() : trainInputX())).isOk());
+  // b takes a's weights, moments and step counter: it resumes a's run.
+  Result<AdamWMoments> saved = a->readMoments("train");
+  ASSERT_TRUE(saved.isOk());
+  ASSERT_TRUE(b->setParams(a->getParams().value()).isOk());
+
+  // A bad pair is refused before anything is written.
+  AdamWMoments bad = saved.value();
+  bad.v.shape = {1};
+  bad.v.data.resize(4);
+  EXPECT_THAT(b->writeMoments("train", bad).message(),
+              HasSubstr("the second moments must be [" +
+                        std::to_string(kTrainParams) + "] (f32)"));
+  EXPECT_EQ(b->readMoments("train")->m.data,
+            std::vector<uint8_t>(kTrainParams * 4, 0));
+  EXPECT_THAT(b->writeMoments("eval", saved.value()).message(),
+              HasSubstr("expected a Train entry"));
+
+  ASSERT_TRUE(b->writeMoments("train", saved.value()).isOk());
+  ASSERT_TRUE(b->setTrainStep("train", 3).isOk());
+  expectSameSteps(*a, *b, 2);
 }
 
 TEST_F(LibraryTest, ProbesComeWithTheOutputsOnRequest) {

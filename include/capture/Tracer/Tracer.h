@@ -25,7 +25,9 @@
 #ifndef CAPTURE_TRACER_TRACER_H
 #define CAPTURE_TRACER_TRACER_H
 
+#include "capture/rt/device.h"
 #include "capture/rt/status.h"
+#include "capture/rt/tensor.h"
 
 #include <cstdint>
 #include <functional>
@@ -87,6 +89,8 @@ struct Init {
 
 namespace detail {
 struct TraceState;
+struct ParamsState;
+struct ParamsAccess;
 } // namespace detail
 
 class Tracer;
@@ -124,7 +128,8 @@ private:
 };
 
 /// A module-level weight: resident on the device, shared by every entry.
-/// Using it as an operand inside an entry reads it there.
+/// Using it as an operand inside an entry reads it there. A handle of the
+/// Params (or Tracer) that declared it, which it must not outlive.
 class Weight {
 public:
   /// An empty handle.
@@ -133,16 +138,69 @@ public:
   const std::string &name() const { return name_; }
   /// Its shape.
   const std::vector<int64_t> &shape() const { return shape_; }
+  /// Whether this handle refers to a declared weight.
+  bool valid() const { return params_ != nullptr; }
 
 private:
-  friend class Tracer;
+  friend struct detail::ParamsState;
   friend struct detail::TraceState;
-  /// The tracer that owns it.
-  detail::TraceState *state_ = nullptr;
+  /// The parameter set that declared it.
+  detail::ParamsState *params_ = nullptr;
   /// Symbol name.
   std::string name_;
   /// Dimensions.
   std::vector<int64_t> shape_;
+  /// Which declaration of the name (Params::recreate makes a new one).
+  uint64_t generation_ = 0;
+};
+
+/// A model's weights: declared once, read by every entry traced over them
+/// (Tracer(Params &), capture(), captureStep()), and, once a captured
+/// function has run, resident on the device in one Weights buffer that all
+/// its recordings share, so a training step's update is what a forward
+/// recording reads next. A Weight handle and every callable made over a
+/// Params must not outlive it.
+class Params {
+public:
+  /// Weights that live on `device` once a captured function runs (the
+  /// default Vulkan device, created on first use, when null).
+  explicit Params(std::shared_ptr<rt::Device> device = nullptr);
+  ~Params();
+  Params(const Params &) = delete;
+  Params &operator=(const Params &) = delete;
+
+  /// Declares a weight. Names are unique: declaring a name again is an
+  /// error (recreate() replaces a weight on purpose). An invalid name,
+  /// shape or initializer records an error, named at `loc`, that every
+  /// later trace over these parameters reports.
+  Weight weight(const std::string &name, std::vector<int64_t> shape, Init init,
+                bool trainable = true, SourceLoc loc = SourceLoc::current());
+  /// Replaces the declared weight `name` by a new one (its shape, initial
+  /// value and trainability may differ). Every recording over these
+  /// parameters is dropped and records again at its next call (the others'
+  /// current values are kept; a training step's optimizer state starts
+  /// over); handles of the old weight are refused by name.
+  Weight recreate(const std::string &name, std::vector<int64_t> shape,
+                  Init init, bool trainable = true,
+                  SourceLoc loc = SourceLoc::current());
+  /// The declared weights' names, in declaration order.
+  std::vector<std::string> names() const;
+  /// Every weight's current value, in declaration order: read from the
+  /// device when a recording holds them, else the values kept on the host
+  /// (set, or saved when the last recording was freed), else the
+  /// initializer's (the bits a load computes).
+  rt::Result<std::vector<rt::NamedTensor>> values();
+  /// Replaces the values of the weights named in `values` (dtype and shape
+  /// must match); on error nothing changed.
+  rt::Status setValues(const std::vector<rt::NamedTensor> &values);
+
+private:
+  friend class Tracer;
+  friend struct detail::TraceState;
+  friend struct detail::ParamsState;
+  friend struct detail::ParamsAccess;
+  /// Shared with the tracers and callables made over these parameters.
+  std::shared_ptr<detail::ParamsState> state_;
 };
 
 /// An operand of a traced op, with the caller's location: built implicitly
@@ -272,19 +330,41 @@ public:
     ElemType type = ElemType::F32;
   };
   /// A traced function's inputs, by name.
-  using Inputs = std::map<std::string, Tensor>;
+  class Inputs {
+  public:
+    /// The input `name`; throws std::out_of_range naming it and the
+    /// entry's inputs when there is none (the trace then fails with it).
+    const Tensor &at(const std::string &name) const;
+    /// Whether there is an input `name`.
+    bool contains(const std::string &name) const {
+      return tensors_.count(name) != 0;
+    }
+    /// The inputs, by name.
+    const std::map<std::string, Tensor> &all() const { return tensors_; }
+
+  private:
+    friend class Tracer;
+    friend struct detail::TraceState;
+    /// By name.
+    std::map<std::string, Tensor> tensors_;
+  };
   /// A traced function's outputs, in order, by name.
   using Outputs = std::vector<std::pair<std::string, Tensor>>;
   /// The function traced for an entry.
   using Fn = std::function<Outputs(Inputs &)>;
 
+  /// A tracer with weights of its own (Tracer::weight declares them).
   Tracer();
+  /// A tracer over `params`: its module declares every weight of `params`,
+  /// and entries read them through the Params' handles.
+  explicit Tracer(Params &params);
   ~Tracer();
   Tracer(const Tracer &) = delete;
   Tracer &operator=(const Tracer &) = delete;
 
-  /// Declares a weight. Names are unique; an invalid name, shape or
-  /// initializer records an error that every later call reports.
+  /// Declares a weight in this tracer's parameters (Params::weight). An
+  /// invalid name, shape or initializer records an error that every later
+  /// call reports.
   Weight weight(const std::string &name, std::vector<int64_t> shape, Init init,
                 bool trainable = true, SourceLoc loc = SourceLoc::current());
 
@@ -317,7 +397,15 @@ public:
   /// Names of the recorded entries, in order.
   std::vector<std::string> entries() const;
 
+  /// The parameters this tracer's entries read.
+  Params &params() { return *params_; }
+
 private:
+  friend class Params;
+  /// Its own parameters (the default constructor), or null.
+  std::unique_ptr<Params> ownParams_;
+  /// The parameters entries read.
+  Params *params_;
   /// The module and the entry being recorded.
   std::unique_ptr<detail::TraceState> state_;
 };
@@ -327,9 +415,13 @@ private:
 /// initialization (seeds `seed` and `seed + 1`).
 class Linear {
 public:
-  /// Declares the layer's weights on `tracer`.
-  Linear(Tracer &tracer, const std::string &name, int64_t in, int64_t out,
+  /// Declares the layer's weights in `params`.
+  Linear(Params &params, const std::string &name, int64_t in, int64_t out,
          uint64_t seed, bool bias = true, SourceLoc loc = SourceLoc::current());
+  /// Declares the layer's weights in `tracer`'s parameters.
+  Linear(Tracer &tracer, const std::string &name, int64_t in, int64_t out,
+         uint64_t seed, bool bias = true, SourceLoc loc = SourceLoc::current())
+      : Linear(tracer.params(), name, in, out, seed, bias, loc) {}
   /// x @ weight.T + bias.
   Tensor operator()(At x) const;
   /// The weight [out, in].

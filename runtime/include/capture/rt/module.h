@@ -312,6 +312,12 @@ public:
   /// bit for bit.
   Result<AdamWMoments> readMoments(std::string_view entry);
 
+  /// Writes both AdamW moments of training entry `entry`, each as
+  /// readMoments returns them (f32 of shape [params.size / 4]), e.g. to
+  /// resume training: with setTrainStep, the optimizer state is restored
+  /// bit for bit. Both are checked before either is written.
+  Status writeMoments(std::string_view entry, const AdamWMoments &moments);
+
   /// Reads the flat gradients (before clipping) of the last step of training
   /// entry `entry` back from the device, bit for bit, with a per-weight view.
   /// An error when the module does not describe its gradient range

@@ -1,0 +1,148 @@
+//===- Capture.h - capture(fn) and captureStep(fn) --------------*- C++ -*-===//
+//
+// Callables that trace a C++ function over a Params once, compile it
+// in-process, and replay it on the device afterwards: the C++ form of
+// ggmlR's ag_capture(fn) and ag_capture_step(fn, optimizer, max_grad_norm).
+//
+//   capture::Params params;
+//   capture::Linear fc(params, "fc", 4, 2, /*seed=*/1);
+//   auto predict = capture::capture(
+//       [&](capture::Tracer::Inputs &in) -> capture::Tracer::Outputs {
+//         return {{"y", capture::tanh(fc(in.at("x")))}};
+//       },
+//       params);
+//   auto y = predict({{"x", rt::HostTensor::f32({8, 4}, data)}});
+//
+// capture() records once per input signature (the names, dtypes and shapes
+// of the inputs) and keeps a bounded number of recordings, least recently
+// used first out. captureStep() records a training step whose shapes are
+// fixed by its first call. Every recording over one Params shares its
+// Weights buffer on the device, so a forward callable reads what the
+// training step trained, with no copy. whyRecorded() says why the last call
+// traced the function again (or that it replayed).
+//
+// A callable holds device memory until free() or its last copy goes; the
+// weights' values survive both (Params keeps them on the host while no
+// recording holds them), and a freed training step keeps its optimizer
+// state. A callable must not outlive its Params: a call after the Params
+// is gone is an error, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_TRACER_CAPTURE_H
+#define CAPTURE_TRACER_CAPTURE_H
+
+#include "capture/Tracer/Tracer.h"
+#include "capture/rt/module.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace capture {
+
+namespace detail {
+struct CapturedState;
+} // namespace detail
+
+/// Options of capture() and captureStep().
+struct CaptureOptions {
+  /// capture(): recordings kept at once (>= 1), one per input signature;
+  /// a new signature beyond this frees the least recently used one.
+  size_t maxRecordings = 8;
+  /// How recordings are compiled.
+  CompileOptions compile;
+};
+
+/// What a captured callable did so far.
+struct CaptureStats {
+  /// Calls that reached the device (a refused training step included).
+  uint64_t calls = 0;
+  /// Times the function was traced (exactly one call of it each).
+  uint64_t recordings = 0;
+  /// Calls that replayed a recording without tracing.
+  uint64_t replays = 0;
+  /// Recordings freed by the maxRecordings bound.
+  uint64_t evictions = 0;
+  /// Recordings held now.
+  size_t cached = 0;
+};
+
+/// A forward computation captured by capture(). Copies share recordings.
+class Captured {
+public:
+  /// Runs the function on named host arrays: replays the recording of
+  /// their signature, recording it first when there is none. Every input
+  /// the function reads must be given, each once.
+  rt::Result<std::vector<rt::NamedTensor>>
+  operator()(const std::vector<rt::NamedTensor> &inputs);
+  /// Why the last call traced the function ("" when it replayed).
+  const std::string &whyRecorded() const;
+  /// Counters.
+  CaptureStats stats() const;
+  /// Releases every recording's device memory; the next call records
+  /// again. The weights' values are kept.
+  rt::Status free();
+
+private:
+  friend Captured capture(Tracer::Fn, Params &, CaptureOptions, SourceLoc);
+  explicit Captured(std::shared_ptr<detail::CapturedState> state)
+      : state_(std::move(state)) {}
+  /// Shared by copies.
+  std::shared_ptr<detail::CapturedState> state_;
+};
+
+/// A training step captured by captureStep(). Copies share the recording.
+class CapturedStep {
+public:
+  /// One step on named host arrays (loss first among the outputs, and
+  /// grad_norm): the forward and backward pass, the clipping and the AdamW
+  /// update, in one submission. The first call fixes the inputs' shapes; a
+  /// call with others is an error naming both. A non-finite gradient norm
+  /// refuses the update (an error; weights, moments and the step counter
+  /// unchanged).
+  rt::Result<std::vector<rt::NamedTensor>>
+  operator()(const std::vector<rt::NamedTensor> &inputs);
+  /// The learning rate of the next steps (finite, >= 0): never records.
+  rt::Status setLearningRate(double lr);
+  /// The clip limit of the next steps (finite, > 0; the step must have been
+  /// created with StepOptions::maxGradNorm): never records.
+  rt::Status setMaxGradNorm(double maxGradNorm);
+  /// The step counter and hyperparameters of the next step.
+  rt::Result<rt::TrainState> trainState() const;
+  /// Why the last call traced the function ("" when it replayed).
+  const std::string &whyRecorded() const;
+  /// Counters.
+  CaptureStats stats() const;
+  /// Releases the recording's device memory, keeping the optimizer state
+  /// (both moments and the step counter) and the weights' values on the
+  /// host; the next call records again and resumes from them.
+  rt::Status free();
+
+private:
+  friend CapturedStep captureStep(Tracer::Fn, Params &, AdamW, StepOptions,
+                                  CaptureOptions, SourceLoc);
+  explicit CapturedStep(std::shared_ptr<detail::CapturedState> state)
+      : state_(std::move(state)) {}
+  /// Shared by copies.
+  std::shared_ptr<detail::CapturedState> state_;
+};
+
+/// Captures the forward computation `fn` over `params`: a callable that
+/// records it once per input signature and replays it afterwards.
+Captured capture(Tracer::Fn fn, Params &params, CaptureOptions options = {},
+                 SourceLoc loc = SourceLoc::current());
+
+/// Captures a training step: `fn`'s first output is the loss (a scalar);
+/// the compiler adds the backward pass, the clipping to
+/// options.maxGradNorm and the AdamW update. It trains every trainable
+/// weight of `params`.
+CapturedStep captureStep(Tracer::Fn fn, Params &params, AdamW adamw,
+                         StepOptions options = {},
+                         CaptureOptions captureOptions = {},
+                         SourceLoc loc = SourceLoc::current());
+
+} // namespace capture
+
+#endif // CAPTURE_TRACER_CAPTURE_H
