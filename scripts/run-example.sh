@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# README command 1: installs what is missing, builds, compiles the PPO
-# training step (examples/ppo_train.mlir: forward, backward, clip_grad_norm_,
-# AdamW) once and trains it on the Vulkan device (lavapipe when there is no
-# GPU), one queue submission per step, printing the loss, the gradient norm
-# and the time per step; then checks the device against the reference
-# interpreter, and compares the time per step with the PyTorch peer
-# (bench/ppo_torch.py, one CPU thread) in the same run.
+# README command 1: installs what is missing, builds, then runs the PPO
+# actor-critic written as C++ tensor code (examples/cpp/ppo.cpp): its
+# training step (forward, backward, clip_grad_norm_, AdamW) is traced once,
+# compiled in-process and trained on the Vulkan device (lavapipe when there
+# is no GPU), one queue submission per step, printing the loss curve, the
+# time per step and a prediction over the trained weights, and writing the
+# curve as a PNG. Then it compares the time per step with the PyTorch peer
+# (bench/ppo_torch.py, one CPU thread) in the same run, and takes the traced
+# module through the AOT path (capture-aot, capture-run) against the
+# reference interpreter.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_BUILD_DIR:-$root/build}"
-model="$root/examples/ppo_train.mlir"
 work="$build/example"
 steps="${CAPTURE_EXAMPLE_STEPS:-200}"
 
@@ -17,9 +19,24 @@ steps="${CAPTURE_EXAMPLE_STEPS:-200}"
 "$root/scripts/build.sh"
 
 rm -rf "$work" && mkdir -p "$work"
-echo "== compile once: capture-aot $(basename "$model") =="
-"$build/bin/capture-aot" "$model" -o "$work/ppo.capmod"
 /usr/bin/python3 "$root/examples/ppo_init.py" "$work/data"
+echo "== the PPO step as C++ tensor code: traced once, trained $steps steps (examples/cpp/ppo.cpp) =="
+"$build/examples/cpp/capture-example-ppo" --data "$work/data" --steps "$steps" \
+  --mlir "$work/ppo.mlir" --plot "$work/ppo-loss.png" | tee "$work/train.txt"
+
+echo "== the same step in PyTorch on the CPU (bench/ppo_torch.py, 1 thread) =="
+/usr/bin/python3 "$root/bench/ppo_torch.py" --steps "$steps" | tee "$work/torch.txt"
+/usr/bin/python3 - "$work/train.txt" "$work/torch.txt" <<'PY'
+import re, sys
+capture = float(re.search(r"median ([0-9.]+) us/step", open(sys.argv[1]).read()).group(1))
+torch = float(re.search(r"median ([0-9.]+),", open(sys.argv[2]).read()).group(1))
+print("median us/step: captured step %.1f, PyTorch %.1f: PyTorch / captured = %.2f "
+      "(above 1: Capture is faster; see docs/benchmarks.md)" % (capture, torch, torch / capture))
+PY
+
+model="$work/ppo.mlir"
+echo "== the AOT path: capture-aot on the traced module; 20 steps on the device vs the reference interpreter =="
+"$build/bin/capture-aot" "$model" -o "$work/ppo.capmod"
 args=()
 for name in obs act adv ret old_logp; do
   args+=(--input "$name=$work/data/input.$name.npy")
@@ -28,24 +45,6 @@ for file in "$work"/data/init.*.npy; do
   name="$(basename "$file" .npy)"
   args+=(--param "${name#init.}=$file")
 done
-
-echo "== train $steps steps on the device: capture-run (every 20th step) =="
-"$build/tools/capture-run/capture-run" "$work/ppo.capmod" --entry train \
-  --steps "$steps" "${args[@]}" --save-params "$work/device" \
-  | awk '/^step / { n = $2 + 0; if (n == 1 || n % 20 == 0) print; next }
-         /^(device|llvmpipe|command|train)/ { print }' | tee "$work/train.txt"
-
-echo "== the same step in PyTorch on the CPU (bench/ppo_torch.py, 1 thread) =="
-/usr/bin/python3 "$root/bench/ppo_torch.py" --steps "$steps" | tee "$work/torch.txt"
-/usr/bin/python3 - "$work/train.txt" "$work/torch.txt" <<'PY'
-import re, sys
-capture = float(re.search(r"median ([0-9.]+) us", open(sys.argv[1]).read()).group(1))
-torch = float(re.search(r"median ([0-9.]+),", open(sys.argv[2]).read()).group(1))
-print("median us/step: captured replay %.1f, PyTorch %.1f: PyTorch / replay = %.2f "
-      "(above 1: the replay is faster; see docs/benchmarks.md)" % (capture, torch, torch / capture))
-PY
-
-echo "== the same 20 steps: device vs the reference interpreter =="
 "$build/tools/capture-run/capture-run" "$work/ppo.capmod" --entry train \
   --steps 20 "${args[@]}" | grep '^step' > "$work/device20.txt"
 "$build/bin/capture-interp" "$model" --entry train --steps 20 "${args[@]}" \

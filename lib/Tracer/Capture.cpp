@@ -12,6 +12,7 @@
 #include "capture/Tracer/Capture.h"
 
 #include "ParamsState.h"
+#include "TraceState.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,9 +90,9 @@ struct CapturedState {
   const char *what() const { return train ? "captureStep" : "capture"; }
   /// The callable's entry.
   const char *entry() const { return train ? "train" : "forward"; }
-  /// One call.
+  /// One call, from `loc`.
   rt::Result<std::vector<rt::NamedTensor>>
-  call(const std::vector<rt::NamedTensor> &inputs);
+  call(const std::vector<rt::NamedTensor> &inputs, const SourceLoc &loc);
   /// Traces, compiles and loads the recording of `specs`.
   rt::Result<uint64_t> record(const std::vector<Tracer::InputSpec> &specs);
   /// Restores the hyperparameters and any saved optimizer state into the
@@ -187,11 +188,23 @@ CapturedState::record(const std::vector<Tracer::InputSpec> &specs) {
 }
 
 rt::Result<std::vector<rt::NamedTensor>>
-CapturedState::call(const std::vector<rt::NamedTensor> &inputs) {
+CapturedState::call(const std::vector<rt::NamedTensor> &inputs,
+                    const SourceLoc &callLoc) {
   std::string where = std::string(what()) + ": ";
   if (!params->alive)
     return rt::Status::error(where + "its Params was destroyed; a captured "
                                      "function must not outlive its Params");
+  if (TraceState *outer = params->active) {
+    // Run now, it would be work outside the graph being traced.
+    std::string kernel =
+        std::string(what()) + " made at " + outer->sourceText(loc);
+    outer->recordEager(kernel, callLoc);
+    return rt::Status::error(
+        where + "called inside a function traced over the same Params: "
+                "recorded there as an eager launch, which the capture guard "
+                "refuses; call it outside the traced function, or call the "
+                "function it wraps");
+  }
   std::vector<Tracer::InputSpec> specs;
   std::set<std::string> names;
   for (const rt::NamedTensor &in : inputs) {
@@ -339,8 +352,9 @@ CapturedStep capture::captureStep(Tracer::Fn fn, Params &params, AdamW adamw,
 }
 
 rt::Result<std::vector<rt::NamedTensor>>
-Captured::operator()(const std::vector<rt::NamedTensor> &inputs) {
-  return state_->call(inputs);
+Captured::operator()(const std::vector<rt::NamedTensor> &inputs,
+                     SourceLoc loc) {
+  return state_->call(inputs, loc);
 }
 const std::string &Captured::whyRecorded() const { return state_->why; }
 CaptureStats Captured::stats() const {
@@ -351,8 +365,9 @@ CaptureStats Captured::stats() const {
 rt::Status Captured::free() { return state_->free(); }
 
 rt::Result<std::vector<rt::NamedTensor>>
-CapturedStep::operator()(const std::vector<rt::NamedTensor> &inputs) {
-  return state_->call(inputs);
+CapturedStep::operator()(const std::vector<rt::NamedTensor> &inputs,
+                         SourceLoc loc) {
+  return state_->call(inputs, loc);
 }
 const std::string &CapturedStep::whyRecorded() const { return state_->why; }
 CaptureStats CapturedStep::stats() const {

@@ -375,4 +375,61 @@ Tensor slice(At x, int64_t axis, int64_t start, int64_t length) {
   return OpBuilderFor::slice(x, axis, start, length);
 }
 
+Tensor concat(const std::vector<At> &parts, int64_t axis) {
+  if (parts.empty())
+    return {};
+  const At &first = parts.front();
+  TraceState *s = OpBuilderFor::begin(first);
+  if (!s)
+    return {};
+  SmallVector<Value> values;
+  std::vector<int64_t> shape;
+  for (const At &part : parts) {
+    const TracedValue *v = s->operand(part, "concat");
+    if (!v)
+      return {};
+    auto rank = static_cast<int64_t>(v->shape.size());
+    if (shape.empty() && values.empty()) {
+      if (axis < -rank || axis >= rank) {
+        s->fail(first.loc, "concat: axis " + std::to_string(axis) +
+                               " of a rank-" + std::to_string(rank) +
+                               " tensor; expected -" + std::to_string(rank) +
+                               " <= axis < " + std::to_string(rank));
+        return {};
+      }
+      shape = v->shape;
+      shape[axis < 0 ? axis + rank : axis] = 0;
+    }
+    if (v->shape.size() != shape.size()) {
+      s->fail(part.loc, "concat: part " + std::to_string(values.size()) +
+                            " is " + formatShape(v->shape) +
+                            ", of another rank than the first");
+      return {};
+    }
+    shape[axis < 0 ? axis + rank : axis] +=
+        v->shape[axis < 0 ? axis + rank : axis];
+    values.push_back(v->value);
+  }
+  Operation *op = ConcatOp::create(s->builder, s->locationOf(first.loc),
+                                   s->f32(shape), values, axis);
+  return s->finish(op, first.loc);
+}
+
+Tensor oneHot(At labels, int64_t classes) {
+  return OpBuilderFor::one(
+      labels, "one_hot",
+      [&](TraceState &s, const TracedValue &x, Location loc) -> Operation * {
+        if (x.shape.size() != 1 || classes < 1) {
+          s.fail(labels.loc, "one_hot: expected i32 labels [N] and classes "
+                             ">= 1, got " +
+                                 formatShape(x.shape) + " and " +
+                                 std::to_string(classes));
+          return nullptr;
+        }
+        return OneHotOp::create(s.builder, loc, s.f32({x.shape[0], classes}),
+                                x.value)
+            .getOperation();
+      });
+}
+
 } // namespace capture

@@ -122,7 +122,8 @@ rt::Result<uint64_t> ParamsState::load(const std::vector<uint8_t> &bytes) {
   if (dev.isError())
     return dev.status();
   rt::LoadOptions options;
-  if (!loaded.empty())
+  // Without weights there is no buffer to share.
+  if (!loaded.empty() && !decls.empty())
     options.shareWeightsWith = loaded.begin()->second.module.get();
   auto module =
       rt::Module::loadBytes(dev.value(), bytes.data(), bytes.size(), options);
@@ -220,6 +221,10 @@ std::vector<std::string> Params::names() const {
   for (const WeightDecl &d : state_->decls)
     out.push_back(d.name);
   return out;
+}
+
+rt::Result<std::shared_ptr<rt::Device>> Params::device() {
+  return state_->getDevice();
 }
 
 rt::Result<std::vector<rt::NamedTensor>> Params::values() {

@@ -81,6 +81,11 @@ struct TraceState {
 
   /// The MLIR location of a user's source line.
   mlir::Location locationOf(const SourceLoc &loc);
+  /// "file:line:col" of a user's source line.
+  std::string sourceText(const SourceLoc &loc);
+  /// Records an eager launch of `kernel` at `loc` (work run outside the
+  /// graph), which the guard refuses at that line.
+  void recordEager(const std::string &kernel, const SourceLoc &loc);
   /// Records `message` at `loc` as the entry's (or the module's) first
   /// error; later ops become no-ops.
   void fail(const SourceLoc &loc, const std::string &message);

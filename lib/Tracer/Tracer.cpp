@@ -103,6 +103,16 @@ Location TraceState::locationOf(const SourceLoc &loc) {
                              loc.column());
 }
 
+std::string TraceState::sourceText(const SourceLoc &loc) {
+  return ::locationText(locationOf(loc));
+}
+
+void TraceState::recordEager(const std::string &kernel, const SourceLoc &loc) {
+  if (!failed())
+    EagerOp::create(builder, locationOf(loc), TypeRange(), kernel,
+                    ValueRange());
+}
+
 void TraceState::fail(const SourceLoc &loc, const std::string &message) {
   std::string text = locationText(locationOf(loc)) + ": error: " + message;
   std::string &first = recording ? entryError : moduleError;
@@ -542,24 +552,4 @@ std::vector<std::string> Tracer::entries() const {
     if (auto f = dyn_cast<FunctionOpInterface>(op))
       names.push_back(f.getName().str());
   return names;
-}
-
-//===----------------------------------------------------------------------===//
-// Linear
-//===----------------------------------------------------------------------===//
-
-Linear::Linear(Params &params, const std::string &name, int64_t in, int64_t out,
-               uint64_t seed, bool bias, SourceLoc loc)
-    : weight_(params.weight(name + ".weight", {out, in}, Init::linear(in, seed),
-                            true, loc)) {
-  if (bias)
-    bias_ = params.weight(name + ".bias", {out}, Init::linear(in, seed + 1),
-                          true, loc);
-}
-
-Tensor Linear::operator()(At x) const {
-  if (!bias_)
-    return matmul(x, At(weight_, x.loc), {.transposeB = true});
-  At b(*bias_, x.loc);
-  return linear(x, At(weight_, x.loc), &b);
 }

@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -425,6 +426,141 @@ TEST(Params, DeclarationAndValueErrorsAreNamed) {
   twice.weight("w", {2}, Init::zeros());
   EXPECT_THAT(twice.values().message(), HasSubstr(here(line)));
   EXPECT_THAT(twice.values().message(), HasSubstr("use Params::recreate"));
+}
+
+} // namespace
+
+namespace {
+
+TEST(Capture, SequentialConcatAndOneHot) {
+  Params params;
+  Sequential net(params, "net",
+                 {Layer::linear(3, 4, /*seed=*/1), Layer::tanh(),
+                  Layer::linear(4, 2, /*seed=*/3)});
+  EXPECT_EQ(params.names(),
+            (std::vector<std::string>{"net.0.weight", "net.0.bias",
+                                      "net.2.weight", "net.2.bias"}));
+  ASSERT_NE(net.linear(2), nullptr);
+  EXPECT_EQ(net.linear(1), nullptr);
+  Captured f = capture::capture(
+      [&](Tracer::Inputs &in) {
+        Tensor y = net(in.at("x"));
+        return Tracer::Outputs{{"joined", concat({in.at("x"), y}, -1)},
+                               {"hot", oneHot(in.at("labels"), 3)}};
+      },
+      params);
+  rt::HostTensor x = input(2, 3);
+  auto out = f({{"x", x}, {"labels", rt::HostTensor::i32({2}, {2, 0})}});
+  ASSERT_TRUE(out.isOk()) << out.message();
+  // net(x) on the host: tanh(x W0^T + b0) W2^T + b2.
+  std::vector<rt::NamedTensor> values = params.values().value();
+  std::vector<float> xs = x.asF32(), w0 = valueOf(values, "net.0.weight"),
+                     b0 = valueOf(values, "net.0.bias"),
+                     w2 = valueOf(values, "net.2.weight"),
+                     b2 = valueOf(values, "net.2.bias");
+  std::vector<float> want;
+  for (int r = 0; r < 2; ++r) {
+    std::vector<float> h(4);
+    for (int o = 0; o < 4; ++o) {
+      float acc = b0[o];
+      for (int k = 0; k < 3; ++k)
+        acc += xs[r * 3 + k] * w0[o * 3 + k];
+      h[o] = std::tanh(acc);
+    }
+    for (int k = 0; k < 3; ++k)
+      want.push_back(xs[r * 3 + k]);
+    for (int o = 0; o < 2; ++o) {
+      float acc = b2[o];
+      for (int k = 0; k < 4; ++k)
+        acc += h[k] * w2[o * 4 + k];
+      want.push_back(acc);
+    }
+  }
+  EXPECT_EQ(out.value()[0].tensor.shape, (std::vector<int64_t>{2, 5}));
+  expectNear(out.value()[0].tensor.asF32(), want);
+  EXPECT_EQ(out.value()[1].tensor.asF32(),
+            (std::vector<float>{0, 0, 1, 1, 0, 0}));
+}
+
+TEST(Capture, ParamsWithoutWeightsRecordPerSignatureToo) {
+  Params none;
+  Captured f = capture::capture(
+      [](Tracer::Inputs &in) {
+        return Tracer::Outputs{{"y", exp(in.at("x"))}};
+      },
+      none);
+  ASSERT_TRUE(f({{"x", input(1, 2)}}).isOk());
+  auto y = f({{"x", rt::HostTensor::f32({3}, {0, 0, 0})}});
+  ASSERT_TRUE(y.isOk()) << y.message();
+  EXPECT_EQ(y.value()[0].tensor.asF32(), (std::vector<float>{1, 1, 1}));
+  EXPECT_EQ(f.stats().cached, 2u);
+}
+
+TEST(Capture, ACapturedCallInsideATraceIsAnEagerLaunch) {
+  Params params;
+  Weight w = params.weight("w", {2}, Init::constant(3));
+  Captured inner = capture::capture(
+      [&](Tracer::Inputs &in) {
+        return Tracer::Outputs{{"y", in.at("x") * w}};
+      },
+      params);
+  rt::HostTensor x = rt::HostTensor::f32({2}, {1, 2});
+  bool nested = true;
+  int line = 0;
+  rt::Status innerStatus;
+  Captured outer = capture::capture(
+      [&](Tracer::Inputs &in) {
+        if (nested) {
+          line = __LINE__ + 1;
+          innerStatus = inner({{"x", x}}).status();
+        }
+        return Tracer::Outputs{{"y", in.at("x") + w}};
+      },
+      params);
+  auto r = outer({{"x", x}});
+  ASSERT_TRUE(r.isError());
+  EXPECT_THAT(innerStatus.message(), HasSubstr("recorded there as an eager "
+                                               "launch"));
+  EXPECT_THAT(r.message(), HasSubstr(here(line)));
+  EXPECT_THAT(r.message(), HasSubstr("eager launch of 'capture made at"));
+  EXPECT_EQ(inner.stats().recordings, 0u);
+  // Outside a trace both work.
+  nested = false;
+  ASSERT_TRUE(outer({{"x", x}}).isOk());
+  ASSERT_TRUE(inner({{"x", x}}).isOk());
+}
+
+TEST(Capture, ConcatAndOneHotErrorsNameTheLine) {
+  Params params;
+  int line = 0;
+  Captured axis = capture::capture(
+      [&](Tracer::Inputs &in) {
+        line = __LINE__ + 1;
+        return Tracer::Outputs{{"y", concat({in.at("x"), in.at("x")}, 2)}};
+      },
+      params);
+  auto r = axis({{"x", input(2, 3)}});
+  EXPECT_THAT(r.message(), HasSubstr(here(line)));
+  EXPECT_THAT(r.message(), HasSubstr("concat: axis 2 of a rank-2 tensor"));
+  Captured rank = capture::capture(
+      [&](Tracer::Inputs &in) {
+        Tensor flat = reshape(in.at("x"), {6});
+        line = __LINE__ + 1;
+        return Tracer::Outputs{{"y", concat({in.at("x"), flat}, 0)}};
+      },
+      params);
+  r = rank({{"x", input(2, 3)}});
+  EXPECT_THAT(r.message(), HasSubstr(here(line)));
+  EXPECT_THAT(r.message(), HasSubstr("part 1 is [6], of another rank"));
+  Captured hot = capture::capture(
+      [&](Tracer::Inputs &in) {
+        line = __LINE__ + 1;
+        return Tracer::Outputs{{"y", oneHot(in.at("labels"), 0)}};
+      },
+      params);
+  r = hot({{"labels", rt::HostTensor::i32({2}, {0, 1})}});
+  EXPECT_THAT(r.message(), HasSubstr(here(line)));
+  EXPECT_THAT(r.message(), HasSubstr("classes >= 1, got [2] and 0"));
 }
 
 } // namespace

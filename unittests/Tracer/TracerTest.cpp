@@ -1,6 +1,6 @@
 //===- TracerTest.cpp - The C++ tracing frontend --------------------------===//
 
-#include "capture/Tracer/Tracer.h"
+#include "capture/Tracer/Layers.h"
 
 #include "capture/InitAll.h"
 #include "capture/Pipelines/Pipelines.h"

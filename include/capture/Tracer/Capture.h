@@ -32,7 +32,7 @@
 #ifndef CAPTURE_TRACER_CAPTURE_H
 #define CAPTURE_TRACER_CAPTURE_H
 
-#include "capture/Tracer/Tracer.h"
+#include "capture/Tracer/Layers.h"
 #include "capture/rt/module.h"
 
 #include <cstdint>
@@ -74,9 +74,12 @@ class Captured {
 public:
   /// Runs the function on named host arrays: replays the recording of
   /// their signature, recording it first when there is none. Every input
-  /// the function reads must be given, each once.
+  /// the function reads must be given, each once. Called inside a function
+  /// traced over the same Params, it is an eager launch: recorded there at
+  /// `loc` (the guard then refuses that trace, naming the line), not run.
   rt::Result<std::vector<rt::NamedTensor>>
-  operator()(const std::vector<rt::NamedTensor> &inputs);
+  operator()(const std::vector<rt::NamedTensor> &inputs,
+             SourceLoc loc = SourceLoc::current());
   /// Why the last call traced the function ("" when it replayed).
   const std::string &whyRecorded() const;
   /// Counters.
@@ -101,9 +104,11 @@ public:
   /// update, in one submission. The first call fixes the inputs' shapes; a
   /// call with others is an error naming both. A non-finite gradient norm
   /// refuses the update (an error; weights, moments and the step counter
-  /// unchanged).
+  /// unchanged). Inside a traced function it is an eager launch, as for
+  /// Captured.
   rt::Result<std::vector<rt::NamedTensor>>
-  operator()(const std::vector<rt::NamedTensor> &inputs);
+  operator()(const std::vector<rt::NamedTensor> &inputs,
+             SourceLoc loc = SourceLoc::current());
   /// The learning rate of the next steps (finite, >= 0): never records.
   rt::Status setLearningRate(double lr);
   /// The clip limit of the next steps (finite, > 0; the step must have been

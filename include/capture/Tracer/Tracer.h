@@ -185,6 +185,9 @@ public:
                   SourceLoc loc = SourceLoc::current());
   /// The declared weights' names, in declaration order.
   std::vector<std::string> names() const;
+  /// The device the weights live on once a captured function runs
+  /// (created here when none was given).
+  rt::Result<std::shared_ptr<rt::Device>> device();
   /// Every weight's current value, in declaration order: read from the
   /// device when a recording holds them, else the values kept on the host
   /// (set, or saved when the last recording was freed), else the
@@ -287,6 +290,11 @@ Tensor transpose(At x, std::vector<int64_t> permutation);
 Tensor broadcastTo(At x, std::vector<int64_t> shape);
 /// Elements [start, start + length) along `axis`.
 Tensor slice(At x, int64_t axis, int64_t start, int64_t length);
+/// `parts` joined along `axis` (negative counts from the end), at the line
+/// of the first part; every part has the others' shape off the axis.
+Tensor concat(const std::vector<At> &parts, int64_t axis);
+/// i32 labels [N] as f32 rows [N, classes] (torch.nn.functional.one_hot).
+Tensor oneHot(At labels, int64_t classes);
 
 /// AdamW's settings (torch.optim.AdamW's names and defaults).
 struct AdamW {
@@ -408,32 +416,6 @@ private:
   Params *params_;
   /// The module and the entry being recorded.
   std::unique_ptr<detail::TraceState> state_;
-};
-
-/// torch.nn.Linear: weight [out, in] and bias [out], named
-/// `<name>.weight` and `<name>.bias`, with nn.Linear's default
-/// initialization (seeds `seed` and `seed + 1`).
-class Linear {
-public:
-  /// Declares the layer's weights in `params`.
-  Linear(Params &params, const std::string &name, int64_t in, int64_t out,
-         uint64_t seed, bool bias = true, SourceLoc loc = SourceLoc::current());
-  /// Declares the layer's weights in `tracer`'s parameters.
-  Linear(Tracer &tracer, const std::string &name, int64_t in, int64_t out,
-         uint64_t seed, bool bias = true, SourceLoc loc = SourceLoc::current())
-      : Linear(tracer.params(), name, in, out, seed, bias, loc) {}
-  /// x @ weight.T + bias.
-  Tensor operator()(At x) const;
-  /// The weight [out, in].
-  const Weight &weight() const { return weight_; }
-  /// The bias [out] (absent without bias).
-  const std::optional<Weight> &bias() const { return bias_; }
-
-private:
-  /// [out, in].
-  Weight weight_;
-  /// [out].
-  std::optional<Weight> bias_;
 };
 
 } // namespace capture
