@@ -144,6 +144,10 @@ int replay(const Options &opts, uint64_t &validationMessages) {
     }
   }
 
+  if (!opts.paramsDir.empty())
+    if (Status s = readWeights(module, opts.paramsDir, "--params-dir");
+        s.isError())
+      return runtimeError(s.message());
   for (const NamedPath &p : opts.params) {
     Result<HostTensor> value = readNpyFile(p.path);
     if (value.isError())

@@ -85,6 +85,11 @@ struct Options {
   std::string saveParams;
   /// --dump-state; empty when not given.
   std::string dumpState;
+  /// --load-state: a directory --dump-state wrote (DIR/step-K); empty when
+  /// not given.
+  std::string loadState;
+  /// --params-dir: every weight from DIR/<weight>.npy; empty when not given.
+  std::string paramsDir;
   /// --eager: one submission per dispatch.
   bool eager = false;
   /// --profile: host stages and per-kernel device time.
@@ -193,6 +198,12 @@ rt::Status writeTensor(const std::string &dir, const std::string &name,
 /// Writes DIR/<weight>.npy for every weight of the module.
 rt::Status writeWeights(rt::Module &module, const std::string &dir,
                         const char *option);
+
+/// Replaces every weight of the module by DIR/<weight>.npy in one upload;
+/// a missing or mismatched file is an error naming it, and then nothing
+/// changed.
+rt::Status readWeights(rt::Module &module, const std::string &dir,
+                       const char *option);
 
 /// Prints and writes what every run ends with: `outputs` (of the last
 /// replay that returned them), the --probe values, --output-dir,

@@ -24,13 +24,15 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: capture-run FILE.capmod [--entry NAME] [--input name=file.npy]...\n"
-    "                   [--param name=file.npy]... [--output-dir DIR]\n"
+    "                   [--param name=file.npy]... [--params-dir DIR]\n"
+    "                   [--output-dir DIR]\n"
     "                   [--device SEL] [--cpu-threads N] [--probe NAME]...\n"
     "                   [--save-params DIR] [--eager] [--profile] [--json]\n"
     "                   [--repeat N]                            (forward)\n"
     "                   [--steps N] [--keep-going] [--lr-at K=VALUE]...\n"
     "                   [--max-grad-norm-at K=VALUE]...\n"
     "                   [--input-at K:NAME=FILE.npy]... [--dump-state DIR]\n"
+    "                   [--load-state DIR]\n"
     "                                                           (training)\n"
     "       capture-run FILE.capmod --info [--json] [--graph] [--entry NAME]\n"
     "\n"
@@ -73,6 +75,13 @@ constexpr const char *kUsage =
     "  --dump-state DIR       after every step K writes DIR/step-K/: each\n"
     "                         weight as <name>.npy, adam.m.npy, adam.v.npy\n"
     "                         (flat moments) and t.txt (the step counter)\n"
+    "  --load-state DIR       before the first step reads what --dump-state\n"
+    "                         wrote into DIR (a DIR/step-K): the weights, "
+    "both\n"
+    "                         moments and t, so that the run resumes bitwise;\n"
+    "                         its steps count from 1 again\n"
+    "  --params-dir DIR       every weight from DIR/<weight>.npy (what\n"
+    "                         --save-params writes)\n"
     "  --info                 describes the module (kernels, dispatches,\n"
     "                         barriers, buffer bytes) without a device\n"
     "  --graph                prints the dispatches of entry NAME (every\n"
@@ -214,6 +223,8 @@ std::optional<std::string> checkInspectOptions(const Options &opts) {
       {!opts.maxGradNormAt.empty(), "--max-grad-norm-at"},
       {!opts.inputAt.empty(), "--input-at"},
       {!opts.dumpState.empty(), "--dump-state"},
+      {!opts.loadState.empty(), "--load-state"},
+      {!opts.paramsDir.empty(), "--params-dir"},
       {opts.eager, "--eager"},
       {opts.profile, "--profile"}};
   for (auto [given, option] : runOnly)
@@ -266,20 +277,13 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
       *sw->second = true;
       continue;
     }
-    static const char *known[] = {"--entry",
-                                  "--input",
-                                  "--param",
-                                  "--output-dir",
-                                  "--repeat",
-                                  "--device",
-                                  "--probe",
-                                  "--steps",
-                                  "--lr-at",
-                                  "--input-at",
-                                  "--save-params",
-                                  "--dump-state",
-                                  "--max-grad-norm-at",
-                                  "--cpu-threads"};
+    static const char *known[] = {
+        "--entry",      "--input",       "--param",
+        "--output-dir", "--repeat",      "--device",
+        "--probe",      "--steps",       "--lr-at",
+        "--input-at",   "--save-params", "--dump-state",
+        "--load-state", "--params-dir",  "--max-grad-norm-at",
+        "--cpu-threads"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return flag == k;
         }) == std::end(known))
@@ -310,6 +314,10 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
       opts.saveParams = value;
     } else if (flag == "--dump-state") {
       opts.dumpState = value;
+    } else if (flag == "--load-state") {
+      opts.loadState = value;
+    } else if (flag == "--params-dir") {
+      opts.paramsDir = value;
     } else if (flag == "--cpu-threads") {
       error = parseThreads(value, opts.cpuThreads);
     } else if (flag == "--repeat") {
@@ -361,7 +369,8 @@ std::optional<std::string> checkForwardOptions(const Options &opts,
       {!opts.lrAt.empty(), "--lr-at"},
       {!opts.maxGradNormAt.empty(), "--max-grad-norm-at"},
       {!opts.inputAt.empty(), "--input-at"},
-      {!opts.dumpState.empty(), "--dump-state"}};
+      {!opts.dumpState.empty(), "--dump-state"},
+      {!opts.loadState.empty(), "--load-state"}};
   for (auto [given, option] : trainOnly)
     if (given)
       return "option " + std::string(option) +

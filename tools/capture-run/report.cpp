@@ -254,6 +254,20 @@ Status writeWeights(Module &module, const std::string &dir,
   return Status::ok();
 }
 
+Status readWeights(Module &module, const std::string &dir, const char *option) {
+  std::vector<NamedTensor> values;
+  for (const WeightDesc &w : module.desc().weights) {
+    std::string path = dir + "/" + w.name + ".npy";
+    Result<HostTensor> value = readNpyFile(path);
+    if (value.isError())
+      return value.status().withContext(std::string(option) + " '" + dir +
+                                        "': weight '" + w.name + "'");
+    values.push_back({w.name, std::move(value).value()});
+  }
+  return module.setParams(values).withContext(std::string(option) + " '" + dir +
+                                              "'");
+}
+
 int report(const Options &opts, Module &module, const std::string &entryName,
            const std::vector<NamedTensor> &outputs,
            const std::vector<NamedTensor> &probes, const RunRecord &record) {

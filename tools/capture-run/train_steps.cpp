@@ -15,8 +15,10 @@
 #include "capture/rt/npy.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 using namespace capture::rt;
@@ -54,6 +56,52 @@ Status dumpState(Module &module, const EntryDesc &entry, const std::string &dir,
   return Status::ok();
 }
 
+/// Reads DIR (a DIR/step-K of --dump-state) back: every weight, both
+/// moments and t. Every file is read and checked before anything changes
+/// on the device, so a bad directory leaves the module as it was.
+Status loadState(Module &module, const EntryDesc &entry,
+                 const std::string &dir) {
+  std::string where = "--load-state '" + dir + "': ";
+  AdamWMoments moments;
+  for (auto [name, slot] :
+       {std::pair<const char *, HostTensor *>{"adam.m.npy", &moments.m},
+        {"adam.v.npy", &moments.v}}) {
+    Result<HostTensor> value = readNpyFile(dir + "/" + name);
+    if (value.isError())
+      return value.status().withContext(where.substr(0, where.size() - 2));
+    *slot = std::move(value).value();
+  }
+  std::string path = dir + "/t.txt", text;
+  std::ifstream in(path);
+  if (!(in >> text))
+    return Status::error(where + "cannot read '" + path +
+                         "' (the step "
+                         "counter --dump-state writes)");
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long t = std::strtoull(text.c_str(), &end, 10);
+  std::string rest;
+  if (text.empty() || *end != '\0' || errno == ERANGE || text[0] == '-' ||
+      (in >> rest))
+    return Status::error(where + "'" + path +
+                         "' must hold the step counter as one whole "
+                         "number, got '" +
+                         text + (rest.empty() ? "" : " " + rest) + "'");
+  // The moments' shape is checked before the weights are replaced.
+  Result<AdamWMoments> current = module.readMoments(entry.name);
+  if (current.isError())
+    return current.status();
+  for (const HostTensor *m : {&moments.m, &moments.v})
+    if (m->shape != current.value().m.shape || m->dtype != DType::F32)
+      return Status::error(
+          where + "the moments are " + formatType(m->shape, m->dtype) +
+          ", expected " + formatType(current.value().m.shape, DType::F32) +
+          " (entry '" + entry.name + "'): a state of another module?");
+  CAPTURE_RT_RETURN_IF_ERROR(readWeights(module, dir, "--load-state"));
+  CAPTURE_RT_RETURN_IF_ERROR(module.writeMoments(entry.name, moments));
+  return module.setTrainStep(entry.name, t);
+}
+
 /// Applies the --lr-at and --max-grad-norm-at values of step `step`.
 Status applyHyperparameters(const Options &opts, Module &module,
                             const std::string &entry, uint64_t step) {
@@ -74,6 +122,12 @@ checkTrainOptions(const Options &opts, Module &module, const EntryDesc &entry) {
   if (opts.repeat)
     return "option --repeat is only valid for a Forward entry" + kind +
            " (use --steps)";
+  if (!opts.loadState.empty() &&
+      (!opts.params.empty() || !opts.paramsDir.empty()))
+    return std::string("options --load-state and ") +
+           (opts.params.empty() ? "--params-dir" : "--param") +
+           " both set the weights; expected one of them (a state directory "
+           "holds every weight)";
   const TrainDesc &train = *entry.train;
   Result<TrainState> state = module.trainState(entry.name);
   if (state.isError())
@@ -140,6 +194,9 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
       return runtimeError(value.message());
     replacements.push_back({si.input.name, std::move(value).value()});
   }
+  if (!opts.loadState.empty())
+    if (Status s = loadState(module, entry, opts.loadState); s.isError())
+      return runtimeError(s.message());
   const std::string &gradNorm = entry.train->gradNormOutput;
   uint64_t steps = opts.steps.value_or(1);
   std::vector<uint64_t> refused;

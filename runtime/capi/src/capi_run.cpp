@@ -306,6 +306,23 @@ capture_status capture_module_train_state(const capture_module *module,
   });
 }
 
+/// The training entry `entry` when `m` and `v` are buffers of its moments'
+/// size; else null with `err` set.
+static const EntryDesc *momentsEntry(const char *fn, Module &module,
+                                     const char *entry, const void *m,
+                                     const void *v, size_t byte_size,
+                                     capture_status &err) {
+  const EntryDesc *e = findTrainEntry(fn, module, entry, err);
+  if (!e)
+    return nullptr;
+  std::string what = "moment of entry '" + e->name + "'";
+  uint64_t size = e->train->moment1.size;
+  err = checkBuffer(fn, "the first " + what + " (m)", m, byte_size, size);
+  if (!err)
+    err = checkBuffer(fn, "the second " + what + " (v)", v, byte_size, size);
+  return err ? nullptr : e;
+}
+
 capture_status capture_module_read_moments(capture_module *module,
                                            const char *entry, void *m, void *v,
                                            size_t byte_size) {
@@ -314,17 +331,10 @@ capture_status capture_module_read_moments(capture_module *module,
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
     capture_status err = nullptr;
-    const EntryDesc *e = findTrainEntry(fn, *module->module, entry, err);
+    const EntryDesc *e =
+        momentsEntry(fn, *module->module, entry, m, v, byte_size, err);
     if (!e)
       return err;
-    std::string what = "moment of entry '" + e->name + "'";
-    uint64_t size = e->train->moment1.size;
-    if (capture_status s =
-            checkBuffer(fn, "the first " + what + " (m)", m, byte_size, size))
-      return s;
-    if (capture_status s =
-            checkBuffer(fn, "the second " + what + " (v)", v, byte_size, size))
-      return s;
     Result<AdamWMoments> moments = module->module->readMoments(e->name);
     if (moments.isError())
       return fromStatus(fn, moments.status());
@@ -333,5 +343,25 @@ capture_status capture_module_read_moments(capture_module *module,
       std::memcpy(v, moments->v.data.data(), byte_size);
     }
     return nullptr;
+  });
+}
+
+capture_status capture_module_write_moments(capture_module *module,
+                                            const char *entry, const void *m,
+                                            const void *v, size_t byte_size) {
+  const char *fn = "capture_module_write_moments";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, module);
+    CAPTURE_CHECK_NOT_NULL(fn, entry);
+    capture_status err = nullptr;
+    const EntryDesc *e =
+        momentsEntry(fn, *module->module, entry, m, v, byte_size, err);
+    if (!e)
+      return err;
+    std::vector<int64_t> shape = {
+        static_cast<int64_t>(e->train->moment1.size / 4)};
+    AdamWMoments moments{HostTensor::fromRaw(DType::F32, shape, m, byte_size),
+                         HostTensor::fromRaw(DType::F32, shape, v, byte_size)};
+    return fromStatus(fn, module->module->writeMoments(e->name, moments));
   });
 }

@@ -84,6 +84,45 @@ TEST_F(CapiTest, ReadGradientsAndResetOptimizer) {
               isError(CAPTURE_STATUS_INVALID_ARGUMENT, {"eval"}));
 }
 
+TEST_F(CapiTest, WrittenMomentsAndStepResumeBitwise) {
+  OwnedModule a = load(rtt::makeTrainModule(false));
+  OwnedModule b = load(rtt::makeTrainModule(false));
+  ASSERT_TRUE(a && b);
+  for (int i = 0; i < 3; ++i)
+    CAPI_ASSERT_OK(trainStep(a.get(), rtt::trainInputX()));
+  // b takes a's state: weights, both moments, t.
+  std::vector<float> mm(16), vv(16);
+  CAPI_ASSERT_OK(
+      capture_module_read_moments(a.get(), "train", mm.data(), vv.data(), 64));
+  EXPECT_THAT(error(capture_module_write_moments(b.get(), "train", mm.data(),
+                                                 vv.data(), 60)),
+              isError(CAPTURE_STATUS_INVALID_ARGUMENT, {"64"}));
+  CAPI_ASSERT_OK(
+      capture_module_write_moments(b.get(), "train", mm.data(), vv.data(), 64));
+  CAPI_ASSERT_OK(capture_module_set_train_step(b.get(), "train", 3));
+  std::vector<int64_t> s23 = {2, 3}, s4 = {4};
+  std::vector<float> w1(6), w2(4);
+  capture_tensor_view trained[] = {f32View("w1", s23, w1),
+                                   f32View("w2", s4, w2)};
+  CAPI_ASSERT_OK(capture_module_get_params(a.get(), trained, 2));
+  CAPI_ASSERT_OK(capture_module_set_params(b.get(), trained, 2, 1));
+  for (int i = 0; i < 2; ++i) {
+    CAPI_ASSERT_OK(trainStep(a.get(), rtt::trainInputX()));
+    CAPI_ASSERT_OK(trainStep(b.get(), rtt::trainInputX()));
+  }
+  std::vector<float> ma(16), va(16), mb(16), vb(16), wa(6), wb(6);
+  CAPI_ASSERT_OK(
+      capture_module_read_moments(a.get(), "train", ma.data(), va.data(), 64));
+  CAPI_ASSERT_OK(
+      capture_module_read_moments(b.get(), "train", mb.data(), vb.data(), 64));
+  EXPECT_EQ(ma, mb);
+  EXPECT_EQ(va, vb);
+  capture_tensor_view pa = f32View("w1", s23, wa), pb = f32View("w1", s23, wb);
+  CAPI_ASSERT_OK(capture_module_get_params(a.get(), &pa, 1));
+  CAPI_ASSERT_OK(capture_module_get_params(b.get(), &pb, 1));
+  EXPECT_EQ(wa, wb);
+}
+
 TEST_F(CapiTest, RunWithProbesAndUploadBytes) {
   OwnedModule m = load(rtt::makeTestModule());
   ASSERT_TRUE(m);

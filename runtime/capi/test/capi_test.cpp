@@ -484,6 +484,10 @@ TEST_F(CapiTest, EveryFunctionRefusesANullModule) {
            [&] {
              return capture_module_read_moments(nullptr, "e", &f, &f, 4);
            }},
+          {"capture_module_write_moments",
+           [&] {
+             return capture_module_write_moments(nullptr, "e", &f, &f, 4);
+           }},
       };
   for (const auto &[fn, call] : calls)
     EXPECT_THAT(error(call()), isError(CAPTURE_STATUS_INVALID_ARGUMENT,

@@ -400,8 +400,8 @@ CAPTURE_API capture_status capture_module_set_adamw(capture_module *module,
 
 /// Sets the step counter t of `entry` (the next step uses the bias
 /// corrections of step t + 1), e.g. to resume from weights restored with
-/// capture_module_set_param. The moments cannot be set: they keep their
-/// values (zero after load).
+/// capture_module_set_param and moments restored with
+/// capture_module_write_moments.
 CAPTURE_API capture_status capture_module_set_train_step(capture_module *module,
                                                          const char *entry,
                                                          uint64_t step);
@@ -418,6 +418,16 @@ CAPTURE_API capture_status capture_module_read_moments(capture_module *module,
                                                        const char *entry,
                                                        void *m, void *v,
                                                        size_t byte_size);
+
+/// Writes both AdamW moments of `entry`, laid out as
+/// capture_module_read_moments returns them (`byte_size` = moment_count * 4
+/// bytes each); with capture_module_set_train_step and the weights, a saved
+/// optimizer state resumes bit for bit. Nothing changes on error.
+CAPTURE_API capture_status capture_module_write_moments(capture_module *module,
+                                                        const char *entry,
+                                                        const void *m,
+                                                        const void *v,
+                                                        size_t byte_size);
 
 /// Copies the flat gradients (before clipping) of the last step of `entry` into
 /// `data` (byte_size = capture_train_state::moment_count * 4), bit for bit;
