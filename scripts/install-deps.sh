@@ -18,6 +18,8 @@ packages=(
   python3-torch python3-numpy libopenblas0-pthread
   # bench/run.py --write-docs plots docs/benchmarks.png.
   python3-matplotlib
+  # The installed package's test links an outside program with pkg-config.
+  pkg-config
 )
 
 missing=()

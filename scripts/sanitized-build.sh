@@ -26,7 +26,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_EXE_LINKER_FLAGS="$link" -DCMAKE_SHARED_LINKER_FLAGS="$link" \
     -DMLIR_DIR="$llvm/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-    -DCAPTURE_FUZZERS=ON
+    -DCAPTURE_FUZZERS=ON \
+    -DCAPTURE_INSTALL_TEST=OFF
 fi
 if [ $# -eq 0 ]; then
   cmake --build "$build"
