@@ -44,13 +44,15 @@ Result<Buffer> Buffer::create(Device::Impl &device, uint64_t size, Usage usage,
   // maxMemoryAllocationSize), so it is refused here with the numbers.
   uint64_t largest = device.limits.maxAllocationSize;
   auto tooLarge = [&](uint64_t bytes) {
-    return Status::error("vkAllocateMemory failed for " + what +
-                         ": refused before the call: " + std::to_string(bytes) +
-                         " bytes is more than device '" + device.info.name +
-                         "' allocates at once (" + std::to_string(largest) +
-                         " bytes: the smaller of its largest memory heap and "
-                         "maxMemoryAllocationSize), treated as " +
-                         vkResultName(VK_ERROR_OUT_OF_DEVICE_MEMORY));
+    return Status::error(
+        "vkAllocateMemory failed for " + what +
+            ": refused before the call: " + std::to_string(bytes) +
+            " bytes is more than device '" + device.info.name +
+            "' allocates at once (" + std::to_string(largest) +
+            " bytes: the smaller of its largest memory heap and "
+            "maxMemoryAllocationSize), treated as " +
+            vkResultName(VK_ERROR_OUT_OF_DEVICE_MEMORY),
+        StatusCode::OutOfMemory);
   };
   if (size == 0)
     return Status::error("vkCreateBuffer failed for " + what +

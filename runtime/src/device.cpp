@@ -492,11 +492,12 @@ Status Device::Impl::reserveMemory(uint64_t bytes, const std::string &what) {
   memoryInUse.fetch_sub(bytes);
   return Status::error(
       "vkAllocateMemory failed for " + what +
-      ": refused before the call: " + std::to_string(bytes) +
-      " more bytes would pass the memory limit of device '" + info.name +
-      "' (DeviceOptions::memoryLimit = " + std::to_string(memoryLimit) +
-      " bytes, " + std::to_string(before) + " in use), treated as " +
-      vkResultName(VK_ERROR_OUT_OF_DEVICE_MEMORY));
+          ": refused before the call: " + std::to_string(bytes) +
+          " more bytes would pass the memory limit of device '" + info.name +
+          "' (DeviceOptions::memoryLimit = " + std::to_string(memoryLimit) +
+          " bytes, " + std::to_string(before) + " in use), treated as " +
+          vkResultName(VK_ERROR_OUT_OF_DEVICE_MEMORY),
+      StatusCode::OutOfMemory);
 }
 
 void Device::Impl::releaseMemory(uint64_t bytes) { memoryInUse -= bytes; }

@@ -97,10 +97,11 @@ Status finishTrainStep(const Module::Impl &m, EntryState &e) {
   }
   ++train.state.refusedSteps;
   return Status::error("entry '" + entry.name + "': the gradient norm '" +
-                       slot.name + "' is " + formatFloat(norm) +
-                       ", so the AdamW update was not applied; weights, "
-                       "moments and the step counter (t = " +
-                       std::to_string(train.state.step) + ") are unchanged");
+                           slot.name + "' is " + formatFloat(norm) +
+                           ", so the AdamW update was not applied; weights, "
+                           "moments and the step counter (t = " +
+                           std::to_string(train.state.step) + ") are unchanged",
+                       StatusCode::UpdateRefused);
 }
 
 Result<size_t> Module::Impl::trainEntryIndex(std::string_view name,

@@ -67,9 +67,12 @@ Status vkCheck(VkResult result, const char *call, const std::string &what) {
   if (result == VK_SUCCESS)
     return Status::ok();
   std::string hint = vkResultHint(result);
+  bool memory = result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+                result == VK_ERROR_OUT_OF_HOST_MEMORY;
   return Status::error(
       std::string(call) + " failed" + (what.empty() ? "" : " for " + what) +
-      ": " + vkResultName(result) + (hint.empty() ? "" : " (" + hint + ")"));
+          ": " + vkResultName(result) + (hint.empty() ? "" : " (" + hint + ")"),
+      memory ? StatusCode::OutOfMemory : StatusCode::Error);
 }
 
 std::string vkVersionString(uint32_t version) {

@@ -352,6 +352,11 @@ TEST(OutOfMemory, MemoryLimitOptionApplies) {
   ASSERT_TRUE(b.isError());
   EXPECT_THAT(b.message(),
               HasSubstr("(DeviceOptions::memoryLimit = 1024 bytes, 0 in use)"));
+  EXPECT_EQ(b.status().code(), StatusCode::OutOfMemory);
+  // Other failures keep the generic code; a success has none.
+  EXPECT_EQ(Status::error("x").code(), StatusCode::Error);
+  EXPECT_EQ(Status::ok().code(), StatusCode::Ok);
+  EXPECT_EQ(Status::error("x", StatusCode::Ok).code(), StatusCode::Error);
 }
 
 TEST(DeviceLoss, LaterSubmissionsFailAndEverythingIsDestroyable) {

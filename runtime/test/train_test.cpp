@@ -198,6 +198,10 @@ TEST_F(TrainTest, NonFiniteGradNormRefusesTheStep) {
                           ", so the AdamW update was not applied; weights, "
                           "moments and the step counter (t = 1) are "
                           "unchanged"));
+    // Callers tell a refusal from other errors by its code, not its text.
+    EXPECT_EQ(r.status().code(), StatusCode::UpdateRefused);
+    EXPECT_EQ(r.status().withContext("step 2").code(),
+              StatusCode::UpdateRefused);
     EXPECT_EQ(stepOf(*m), 1u);
     EXPECT_EQ(trainStateBytes(*m), before) << value;
   }

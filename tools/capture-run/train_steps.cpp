@@ -3,8 +3,7 @@
 // Every option is checked against the entry before the first step, so that
 // a typo in --lr-at 30=... fails at once rather than after 29 steps. A step
 // the runtime refuses (non-finite gradient norm, index out of range) is told
-// apart from other errors by the entry's refused-step counter, which only a
-// refusal moves.
+// apart from other errors by its status code (StatusCode::UpdateRefused).
 //
 //===----------------------------------------------------------------------===//
 
@@ -233,9 +232,6 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
       else
         *it = replacements[i];
     }
-    Result<TrainState> before = module.trainState(entry.name);
-    if (before.isError())
-      return fail(before.message());
 
     auto start = std::chrono::steady_clock::now();
     Result<RunResult> result =
@@ -254,10 +250,7 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
         if (t.name == gradNorm)
           line.gradNorm = scalarOf(t.tensor);
     } else {
-      Result<TrainState> after = module.trainState(entry.name);
-      if (after.isError())
-        return fail(after.message());
-      if (after.value().refusedSteps == before.value().refusedSteps)
+      if (result.status().code() != StatusCode::UpdateRefused)
         return fail(result.message());
       line.refusal = result.message();
       refused.push_back(step);

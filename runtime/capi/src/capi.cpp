@@ -68,6 +68,15 @@ capture_status slotInfo(const char *fn, const capture_module *module,
 }
 
 // The C enums are the C++ ones, value for value.
+static_assert(int(StatusCode::Ok) == CAPTURE_STATUS_OK &&
+                  int(StatusCode::Error) == CAPTURE_STATUS_ERROR &&
+                  int(StatusCode::InvalidArgument) ==
+                      CAPTURE_STATUS_INVALID_ARGUMENT &&
+                  int(StatusCode::NotFound) == CAPTURE_STATUS_NOT_FOUND &&
+                  int(StatusCode::UpdateRefused) ==
+                      CAPTURE_STATUS_UPDATE_REFUSED &&
+                  int(StatusCode::OutOfMemory) == CAPTURE_STATUS_OUT_OF_MEMORY,
+              "rt::StatusCode and capture_code must match one to one");
 static_assert(int(DeviceType::Cpu) == CAPTURE_DEVICE_CPU &&
                   int(DeviceType::DiscreteGpu) == CAPTURE_DEVICE_DISCRETE_GPU &&
                   int(DeviceType::IntegratedGpu) ==

@@ -50,7 +50,13 @@ capture_status fail(capture_code code, const char *fn,
 }
 
 capture_status fromStatus(const char *fn, const Status &s, capture_code code) {
-  return s.isOk() ? nullptr : fail(code, fn, s.message());
+  if (s.isOk())
+    return nullptr;
+  // The runtime's own code wins over the caller's guess; its values are
+  // capture_code's (static_asserts in capi.cpp).
+  if (s.code() != StatusCode::Error)
+    code = static_cast<capture_code>(s.code());
+  return fail(code, fn, s.message());
 }
 
 capture_status nullArg(const char *fn, const char *what) {

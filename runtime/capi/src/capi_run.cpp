@@ -60,19 +60,10 @@ capture_status runEntry(const char *fn, capture_module *module,
              HostTensor::fromRaw(e->inputs[j].dtype, e->inputs[j].shape,
                                  v->data, v->byte_size)});
 
-    // The C++ API reports a refused step as an error like any other; the
-    // refusal counter, which moves only then, tells them apart.
-    uint64_t refusedBefore = 0;
-    if (e->train)
-      refusedBefore = m.trainState(e->name).value().refusedSteps;
+    // A refused step carries StatusCode::UpdateRefused.
     Result<RunResult> result = m.runFull(e->name, named, options);
-    if (result.isError()) {
-      bool refused = e->train &&
-                     m.trainState(e->name).value().refusedSteps > refusedBefore;
-      return fromStatus(fn, result.status(),
-                        refused ? CAPTURE_STATUS_UPDATE_REFUSED
-                                : CAPTURE_STATUS_ERROR);
-    }
+    if (result.isError())
+      return fromStatus(fn, result.status(), CAPTURE_STATUS_ERROR);
     // run() returns the outputs in declaration order, sized as declared;
     // checked anyway, as a memcpy must never read past them.
     const std::vector<NamedTensor> &values = result->outputs;

@@ -61,7 +61,8 @@ typedef enum capture_code {
   /// not applied (weights, moments and the step counter are unchanged), no
   /// output was written, and the next step works normally.
   CAPTURE_STATUS_UPDATE_REFUSED = 4,
-  /// An allocation failed inside the call.
+  /// An allocation failed inside the call, or device memory ran out (or
+  /// the device's memory limit would be passed): the message says which.
   CAPTURE_STATUS_OUT_OF_MEMORY = 5
 } capture_code;
 

@@ -16,8 +16,28 @@
 
 namespace capture::rt {
 
+/// What kind of error a Status is, for callers that act on it (the C API's
+/// capture_code and the bindings map it one to one).
+enum class StatusCode : unsigned char {
+  /// Success.
+  Ok = 0,
+  /// Any other failure: loading, a Vulkan call, a device-side read.
+  Error = 1,
+  /// An argument the runtime refuses (a shape, a dtype, a value).
+  InvalidArgument = 2,
+  /// An unknown entry, input, output, weight or probe name.
+  NotFound = 3,
+  /// A training step whose gradient norm was not finite (a NaN or Inf in
+  /// the batch, an index out of range): the update was not applied and
+  /// nothing changed.
+  UpdateRefused = 4,
+  /// Device or host memory ran out, or DeviceOptions::memoryLimit would be
+  /// passed.
+  OutOfMemory = 5,
+};
+
 /// Success, or an error with a message meant for a human (it names what was
-/// expected and what was found).
+/// expected and what was found) and a code saying what kind of error it is.
 class [[nodiscard]] Status {
 public:
   /// A success.
@@ -28,9 +48,11 @@ public:
 
   /// An error carrying `message`; an empty message is replaced so that an
   /// error can never be mistaken for a success.
-  static Status error(std::string message) {
+  static Status error(std::string message,
+                      StatusCode code = StatusCode::Error) {
     Status s;
     s.failed = true;
+    s.kind = code == StatusCode::Ok ? StatusCode::Error : code;
     s.text =
         message.empty() ? std::string("unknown error") : std::move(message);
     return s;
@@ -45,17 +67,22 @@ public:
   /// The error message; empty on success.
   const std::string &message() const { return text; }
 
-  /// Returns a copy of this error with `context + ": "` in front; a success
-  /// stays a success.
+  /// What kind of error this is; StatusCode::Ok on success.
+  StatusCode code() const { return failed ? kind : StatusCode::Ok; }
+
+  /// Returns a copy of this error with `context + ": "` in front (and the
+  /// same code); a success stays a success.
   Status withContext(const std::string &context) const {
     if (!failed)
       return *this;
-    return error(context + ": " + text);
+    return error(context + ": " + text, kind);
   }
 
 private:
   /// Whether this is an error.
   bool failed = false;
+  /// The kind of an error.
+  StatusCode kind = StatusCode::Error;
   /// The message of an error.
   std::string text;
 };
