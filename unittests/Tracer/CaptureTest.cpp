@@ -184,6 +184,27 @@ TEST(CaptureStep, OtherShapesAreAnErrorNamingBoth) {
   EXPECT_EQ(train.trainState().value().step, 2u);
 }
 
+TEST(CaptureStep, ARefusedStepIsItsOwnCodeAndChangesNothing) {
+  Params params;
+  Linear fc(params, "fc", 4, 2, /*seed=*/3);
+  CapturedStep train = captureStep(mseLoss(fc), params, AdamW{});
+  rt::HostTensor t = rt::HostTensor::f32({8, 2}, std::vector<float>(16, 0.f));
+  ASSERT_TRUE(train({{"x", input(8, 4)}, {"target", t}}).isOk());
+  std::vector<rt::NamedTensor> before = params.values().value();
+  rt::HostTensor bad = input(8, 4);
+  std::vector<float> v = bad.asF32();
+  v[5] = std::nanf("");
+  auto r = train({{"x", rt::HostTensor::f32({8, 4}, v)}, {"target", t}});
+  ASSERT_TRUE(r.isError());
+  EXPECT_EQ(r.status().code(), rt::StatusCode::UpdateRefused);
+  EXPECT_EQ(train.trainState().value().step, 1u);
+  std::vector<rt::NamedTensor> after = params.values().value();
+  for (size_t i = 0; i < before.size(); ++i)
+    EXPECT_EQ(before[i].tensor.data, after[i].tensor.data) << before[i].name;
+  ASSERT_TRUE(train({{"x", input(8, 4)}, {"target", t}}).isOk());
+  EXPECT_EQ(train.trainState().value().step, 2u);
+}
+
 TEST(CaptureStep, HyperparametersNeverRecord) {
   Params params;
   Linear fc(params, "fc", 4, 2, /*seed=*/3);
