@@ -20,6 +20,8 @@ packages=(
   python3-matplotlib
   # The installed package's test links an outside program with pkg-config.
   pkg-config
+  # The Python package (python/): pybind11 and the interpreter's headers.
+  pybind11-dev python3-pybind11 python3-dev
 )
 
 missing=()

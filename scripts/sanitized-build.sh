@@ -27,7 +27,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DMLIR_DIR="$llvm/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
     -DCAPTURE_FUZZERS=ON \
-    -DCAPTURE_INSTALL_TEST=OFF
+    -DCAPTURE_INSTALL_TEST=OFF -DCAPTURE_PYTHON=OFF
 fi
 if [ $# -eq 0 ]; then
   cmake --build "$build"

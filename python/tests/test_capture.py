@@ -1,0 +1,129 @@
+"""The Python package on the device: a PPO training step compiled by
+capture-aot trains from Python to the same numbers as capture-run, resumes
+bitwise from saved moments, and reports errors as exceptions with codes.
+
+Run by ctest `python.capture` (CAPTURE_TEST_* name the tools and folders).
+"""
+import os
+import re
+import subprocess
+import unittest
+
+import numpy as np
+
+import capture
+
+AOT = os.environ["CAPTURE_TEST_AOT"]
+RUN = os.environ["CAPTURE_TEST_RUN"]
+EXAMPLES = os.environ["CAPTURE_TEST_EXAMPLES"]
+WORK = os.environ["CAPTURE_TEST_WORK"]
+NAMES = ["obs", "act", "adv", "ret", "old_logp"]
+
+
+def setUpModule():
+    os.makedirs(WORK, exist_ok=True)
+    subprocess.run([AOT, os.path.join(EXAMPLES, "ppo_train.mlir"), "-o",
+                    os.path.join(WORK, "ppo.capmod")], check=True)
+    subprocess.run(["/usr/bin/python3", os.path.join(EXAMPLES, "ppo_init.py"),
+                    os.path.join(WORK, "data")], check=True)
+
+
+def data(prefix):
+    out = {}
+    for f in sorted(os.listdir(os.path.join(WORK, "data"))):
+        if f.startswith(prefix + "."):
+            out[f[len(prefix) + 1:-4]] = np.load(os.path.join(WORK, "data", f))
+    return out
+
+
+class CaptureTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.device = capture.Device()
+
+    def load(self):
+        m = capture.Module.load(self.device, os.path.join(WORK, "ppo.capmod"))
+        m.set_params(data("init"))
+        return m
+
+    def test_trains_like_capture_run(self):
+        m = self.load()
+        self.assertEqual(m.entries, ["train"])
+        batch = data("input")
+        ours = []
+        for _ in range(3):
+            out = m.run("train", batch)
+            ours.append("loss=%.9g grad_norm=%.9g" % (out["loss"], out["grad_norm"]))
+        args = [RUN, os.path.join(WORK, "ppo.capmod"), "--entry", "train", "--steps", "3"]
+        for name in NAMES:
+            args += ["--input", "%s=%s/data/input.%s.npy" % (name, WORK, name)]
+        for name in data("init"):
+            args += ["--param", "%s=%s/data/init.%s.npy" % (name, WORK, name)]
+        text = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+        theirs = re.findall(r"^step \d+: (loss=\S+ grad_norm=\S+)$", text, re.M)
+        self.assertEqual(ours, theirs)
+        self.assertEqual(m.train_state("train")["step"], 3)
+        self.assertEqual(m.record_count, 1)
+        self.assertEqual(out["loss"].shape, ())
+        self.assertEqual(out["loss"].dtype, np.float32)
+
+    def test_resume_from_saved_state_is_bitwise(self):
+        a, b = self.load(), self.load()
+        batch = data("input")
+        for _ in range(2):
+            a.run("train", batch)
+        b.set_params(a.params())
+        b.set_moments("train", *a.moments("train"))
+        b.set_train_step("train", a.train_state("train")["step"])
+        for _ in range(2):
+            la, lb = a.run("train", batch)["loss"], b.run("train", batch)["loss"]
+            self.assertEqual(la.tobytes(), lb.tobytes())
+        for name, value in a.params().items():
+            self.assertEqual(value.tobytes(), b.params()[name].tobytes(), name)
+        for x, y in zip(a.moments("train"), b.moments("train")):
+            self.assertEqual(x.tobytes(), y.tobytes())
+
+    def test_hyperparameters_change_without_recording(self):
+        m = self.load()
+        m.set_learning_rate("train", 1e-4)
+        m.set_max_grad_norm("train", 0.25)
+        m.run("train", data("input"))
+        state = m.train_state("train")
+        self.assertAlmostEqual(state["lr"], 1e-4, places=9)
+        self.assertAlmostEqual(state["max_grad_norm"], 0.25)
+        self.assertEqual(m.record_count, 1)
+
+    def test_errors_are_exceptions_with_codes(self):
+        m = self.load()
+        batch = data("input")
+        bad = dict(batch, obs=batch["obs"][:, :3])
+        with self.assertRaises(capture.Error) as e:
+            m.run("train", bad)
+        self.assertIn("obs", str(e.exception))
+        self.assertIn("[64, 64]", str(e.exception))
+        with self.assertRaisesRegex(capture.Error, "float32 or int32"):
+            m.run("train", dict(batch, obs=batch["obs"].astype(np.float64)))
+        with self.assertRaisesRegex(capture.Error, "no entry 'trian'|'trian'"):
+            m.run("trian", batch)
+        with self.assertRaisesRegex(capture.Error, "does not exist|cannot"):
+            capture.Module.load(self.device, os.path.join(WORK, "nope.capmod"))
+        # A refused step is its own exception, and changes nothing.
+        before = m.params()
+        nan = dict(batch, obs=np.full_like(batch["obs"], np.nan))
+        with self.assertRaises(capture.UpdateRefused) as e:
+            m.run("train", nan)
+        self.assertEqual(e.exception.code, 4)
+        self.assertIn("was not applied", str(e.exception))
+        after = m.params()
+        for name in before:
+            self.assertEqual(before[name].tobytes(), after[name].tobytes())
+        self.assertEqual(m.train_state("train")["refused_steps"], 1)
+        m.run("train", batch)  # the next step works
+
+    def test_devices_lists_the_device(self):
+        names = [d["name"] for d in capture.devices()]
+        self.assertIn(self.device.name, names)
+
+
+if __name__ == "__main__":
+    unittest.main()
