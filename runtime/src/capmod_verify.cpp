@@ -117,6 +117,12 @@ private:
         if (k.workgroupSize[d] == 0)
           return fail(where + ": workgroup_size[" + str(d) +
                       "] is 0, expected >= 1");
+      // Beyond every device's descriptor limits; bounded here so that the
+      // SPIR-V check's per-binding table stays small for any file.
+      constexpr uint32_t kMaxBindings = 4096;
+      if (k.numBindings > kMaxBindings)
+        return fail(where + ": num_bindings is " + str(k.numBindings) +
+                    ", expected at most " + str(kMaxBindings));
       if (!k.bindingShapes.empty() && k.bindingShapes.size() != k.numBindings)
         return fail(where + ": binding_shapes has " +
                     str(k.bindingShapes.size()) + " entries, expected " +

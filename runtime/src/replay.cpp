@@ -43,11 +43,14 @@ Status checkIndexStatuses(const EntryDesc &entry, const EntryState &state) {
               "counter (t = " +
                   std::to_string(state.train->state.step) + ") are unchanged"
             : std::string("no outputs are returned");
-    return Status::error("entry '" + entry.name + "': " + what + ": " + source +
-                         " has " + std::to_string(status[1]) + " at position " +
-                         std::to_string(status[0]) +
-                         ", expected an index in [0, " +
-                         std::to_string(c.bound) + "); " + outcome);
+    // A training step refused for a bad index is a refusal like a
+    // non-finite norm (the update was not applied).
+    return Status::error(
+        "entry '" + entry.name + "': " + what + ": " + source + " has " +
+            std::to_string(status[1]) + " at position " +
+            std::to_string(status[0]) + ", expected an index in [0, " +
+            std::to_string(c.bound) + "); " + outcome,
+        state.train ? StatusCode::UpdateRefused : StatusCode::Error);
   }
   return Status::ok();
 }

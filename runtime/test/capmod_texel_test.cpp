@@ -57,6 +57,18 @@ TEST(CapmodTexel, BindingKindsRoundTrip) {
                "TexelBufferRgba32f");
 }
 
+TEST(CapmodTexel, NumBindingsIsBounded) {
+  // Found by the loader's fuzzer: a huge num_bindings (with a SPIR-V
+  // binding decoration to match) made the SPIR-V check allocate a table of
+  // that size.
+  ModuleDesc desc = makeTexelModule();
+  desc.kernels[1].numBindings = 1u << 30;
+  desc.kernels[1].bindingKinds.clear();
+  EXPECT_THAT(readError(desc),
+              HasSubstr("capmod: kernel 1 ('scale_w'): num_bindings is "
+                        "1073741824, expected at most 4096"));
+}
+
 TEST(CapmodTexel, BindingKindsHaveOneEntryPerBinding) {
   ModuleDesc desc = makeTexelModule();
   desc.kernels[1].bindingKinds.pop_back();

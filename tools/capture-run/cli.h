@@ -90,6 +90,11 @@ struct Options {
   std::string loadState;
   /// --params-dir: every weight from DIR/<weight>.npy; empty when not given.
   std::string paramsDir;
+  /// --inputs-dir: DIR/step-K/<input>.npy replace inputs at step K (a
+  /// directory per step); empty when not given.
+  std::string inputsDir;
+  /// --print NAME...: scalar outputs printed on every step line.
+  std::vector<std::string> printOutputs;
   /// --eager: one submission per dispatch.
   bool eager = false;
   /// --profile: host stages and per-kernel device time.
@@ -114,6 +119,8 @@ struct StepRecord {
   double gradNorm = 0;
   /// The runtime's message, when refused.
   std::string refusal;
+  /// The --print outputs, when applied, in option order.
+  std::vector<std::pair<std::string, double>> printed;
 };
 
 /// The `q`-quantile (0..1) of `samples`, nearest rank; 0 without samples.

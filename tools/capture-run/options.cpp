@@ -32,7 +32,8 @@ constexpr const char *kUsage =
     "                   [--steps N] [--keep-going] [--lr-at K=VALUE]...\n"
     "                   [--max-grad-norm-at K=VALUE]...\n"
     "                   [--input-at K:NAME=FILE.npy]... [--dump-state DIR]\n"
-    "                   [--load-state DIR]\n"
+    "                   [--load-state DIR] [--inputs-dir DIR] [--print "
+    "NAME]...\n"
     "                                                           (training)\n"
     "       capture-run FILE.capmod --info [--json] [--graph] [--entry NAME]\n"
     "\n"
@@ -82,6 +83,10 @@ constexpr const char *kUsage =
     "                         its steps count from 1 again\n"
     "  --params-dir DIR       every weight from DIR/<weight>.npy (what\n"
     "                         --save-params writes)\n"
+    "  --inputs-dir DIR       a new batch each step: DIR/step-K/<input>.npy\n"
+    "                         replaces those inputs at step K (DIR/step-K\n"
+    "                         must exist for every step)\n"
+    "  --print NAME           prints scalar output NAME on every step line\n"
     "  --info                 describes the module (kernels, dispatches,\n"
     "                         barriers, buffer bytes) without a device\n"
     "  --graph                prints the dispatches of entry NAME (every\n"
@@ -225,6 +230,8 @@ std::optional<std::string> checkInspectOptions(const Options &opts) {
       {!opts.dumpState.empty(), "--dump-state"},
       {!opts.loadState.empty(), "--load-state"},
       {!opts.paramsDir.empty(), "--params-dir"},
+      {!opts.inputsDir.empty(), "--inputs-dir"},
+      {!opts.printOutputs.empty(), "--print"},
       {opts.eager, "--eager"},
       {opts.profile, "--profile"}};
   for (auto [given, option] : runOnly)
@@ -278,12 +285,12 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
       continue;
     }
     static const char *known[] = {
-        "--entry",      "--input",       "--param",
-        "--output-dir", "--repeat",      "--device",
-        "--probe",      "--steps",       "--lr-at",
-        "--input-at",   "--save-params", "--dump-state",
-        "--load-state", "--params-dir",  "--max-grad-norm-at",
-        "--cpu-threads"};
+        "--entry",       "--input",       "--param",
+        "--output-dir",  "--repeat",      "--device",
+        "--probe",       "--steps",       "--lr-at",
+        "--input-at",    "--save-params", "--dump-state",
+        "--load-state",  "--params-dir",  "--max-grad-norm-at",
+        "--cpu-threads", "--inputs-dir",  "--print"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return flag == k;
         }) == std::end(known))
@@ -318,6 +325,10 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
       opts.loadState = value;
     } else if (flag == "--params-dir") {
       opts.paramsDir = value;
+    } else if (flag == "--inputs-dir") {
+      opts.inputsDir = value;
+    } else if (flag == "--print") {
+      opts.printOutputs.push_back(value);
     } else if (flag == "--cpu-threads") {
       error = parseThreads(value, opts.cpuThreads);
     } else if (flag == "--repeat") {
@@ -370,7 +381,9 @@ std::optional<std::string> checkForwardOptions(const Options &opts,
       {!opts.maxGradNormAt.empty(), "--max-grad-norm-at"},
       {!opts.inputAt.empty(), "--input-at"},
       {!opts.dumpState.empty(), "--dump-state"},
-      {!opts.loadState.empty(), "--load-state"}};
+      {!opts.loadState.empty(), "--load-state"},
+      {!opts.inputsDir.empty(), "--inputs-dir"},
+      {!opts.printOutputs.empty(), "--print"}};
   for (auto [given, option] : trainOnly)
     if (given)
       return "option " + std::string(option) +

@@ -71,6 +71,15 @@ void writeStepsJson(JsonWriter &json, const std::vector<StepRecord> &steps) {
       json.value(s.loss);
       json.key("grad_norm");
       json.value(s.gradNorm);
+      if (!s.printed.empty()) {
+        json.key("outputs");
+        json.beginObject();
+        for (const auto &[name, value] : s.printed) {
+          json.key(name);
+          json.value(value);
+        }
+        json.endObject();
+      }
     } else {
       json.key("refusal");
       json.value(s.refusal);

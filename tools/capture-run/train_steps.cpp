@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 using namespace capture::rt;
@@ -179,7 +180,67 @@ checkTrainOptions(const Options &opts, Module &module, const EntryDesc &entry) {
       return where + "entry '" + entry.name + "' has no input '" + name +
              "'; its inputs: " + (list.empty() ? "none" : list);
   }
+  for (const std::string &name : opts.printOutputs) {
+    auto it =
+        std::find_if(entry.outputs.begin(), entry.outputs.end(),
+                     [&](const TensorSlotDesc &o) { return o.name == name; });
+    if (it == entry.outputs.end()) {
+      std::string list;
+      for (const TensorSlotDesc &o : entry.outputs)
+        list += (list.empty() ? "'" : ", '") + o.name + "'";
+      return "option --print '" + name + "': entry '" + entry.name +
+             "' has no output '" + name + "'; its outputs: " + list;
+    }
+    if (elementCount(it->shape).value_or(0) != 1)
+      return "option --print '" + name + "': output '" + name + "' is " +
+             formatType(it->shape, it->dtype) +
+             ", expected a scalar (write tensors with --output-dir)";
+  }
+  if (!opts.inputsDir.empty())
+    for (uint64_t k = 1; k <= opts.steps.value_or(1); ++k) {
+      std::string dir = opts.inputsDir + "/step-" + std::to_string(k);
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec))
+        return "option --inputs-dir '" + opts.inputsDir + "': no directory '" +
+               dir + "'; expected one per step, step-1 to step-" +
+               std::to_string(opts.steps.value_or(1));
+      for (const auto &file : std::filesystem::directory_iterator(dir, ec)) {
+        std::string stem = file.path().stem().string();
+        bool known = std::any_of(
+            entry.inputs.begin(), entry.inputs.end(),
+            [&](const TensorSlotDesc &i) { return i.name == stem; });
+        if (file.path().extension() != ".npy" || !known || runtimeFilled(stem))
+          return "option --inputs-dir: '" + file.path().string() +
+                 "' is not <input>.npy for an input of entry '" + entry.name +
+                 "' that the caller gives";
+      }
+    }
   return std::nullopt;
+}
+
+/// The inputs of step `step` from --inputs-dir (none without it), sorted
+/// by file name.
+Result<std::vector<NamedTensor>> stepInputsFromDir(const Options &opts,
+                                                   uint64_t step) {
+  std::vector<NamedTensor> out;
+  if (opts.inputsDir.empty())
+    return out;
+  std::string dir = opts.inputsDir + "/step-" + std::to_string(step);
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto &file : std::filesystem::directory_iterator(dir, ec))
+    files.push_back(file.path());
+  if (ec)
+    return Status::error("--inputs-dir: cannot list '" + dir +
+                         "': " + ec.message());
+  std::sort(files.begin(), files.end());
+  for (const std::filesystem::path &p : files) {
+    Result<HostTensor> value = readNpyFile(p.string());
+    if (value.isError())
+      return value.status();
+    out.push_back({p.stem().string(), std::move(value).value()});
+  }
+  return out;
 }
 
 int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
@@ -232,6 +293,18 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
       else
         *it = replacements[i];
     }
+    Result<std::vector<NamedTensor>> batch = stepInputsFromDir(opts, step);
+    if (batch.isError())
+      return fail(batch.message());
+    for (NamedTensor &t : batch.value()) {
+      auto it =
+          std::find_if(stepInputs.begin(), stepInputs.end(),
+                       [&](const NamedTensor &x) { return x.name == t.name; });
+      if (it == stepInputs.end())
+        stepInputs.push_back(std::move(t));
+      else
+        *it = std::move(t);
+    }
 
     auto start = std::chrono::steady_clock::now();
     Result<RunResult> result =
@@ -249,6 +322,10 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
       for (const NamedTensor &t : outputs)
         if (t.name == gradNorm)
           line.gradNorm = scalarOf(t.tensor);
+      for (const std::string &name : opts.printOutputs)
+        for (const NamedTensor &t : outputs)
+          if (t.name == name)
+            line.printed.push_back({name, scalarOf(t.tensor)});
     } else {
       if (result.status().code() != StatusCode::UpdateRefused)
         return fail(result.message());
@@ -271,11 +348,14 @@ int runTrainSteps(const Options &opts, Module &module, const EntryDesc &entry,
       addProfile(*record.profile, profile);
     if (!opts.json) {
       progress.clear();
-      if (line.applied)
-        std::printf("step %llu: loss=%.9g grad_norm=%.9g\n",
+      if (line.applied) {
+        std::printf("step %llu: loss=%.9g grad_norm=%.9g",
                     static_cast<unsigned long long>(step), line.loss,
                     line.gradNorm);
-      else
+        for (const auto &[name, value] : line.printed)
+          std::printf(" %s=%.9g", name.c_str(), value);
+        std::printf("\n");
+      } else
         std::printf("step %llu: update not applied: %s\n",
                     static_cast<unsigned long long>(step),
                     line.refusal.c_str());
