@@ -83,6 +83,12 @@ Result<TrainGradients> TrainStep::gradients() const {
   return module_->readGradients(desc_->name);
 }
 
+Status TrainStep::restoreOptimizer(const AdamWMoments &moments,
+                                   uint64_t step) const {
+  CAPTURE_RT_RETURN_IF_ERROR(module_->writeMoments(desc_->name, moments));
+  return module_->setTrainStep(desc_->name, step);
+}
+
 Status TrainStep::resetOptimizer() const {
   return module_->resetOptimizer(desc_->name);
 }

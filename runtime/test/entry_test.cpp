@@ -52,8 +52,22 @@ TEST_F(EntryTest, HandlesRunTheirEntry) {
   ASSERT_TRUE(after.isOk());
   EXPECT_NE(after.value()[0].tensor.data, before.value()[0].tensor.data);
 
+  // What reset zeroed, restore brings back (the step's moments are not
+  // zero: one update ran).
+  Result<AdamWMoments> saved = train->moments();
+  ASSERT_TRUE(saved.isOk());
   ASSERT_TRUE(train->resetOptimizer().isOk());
   EXPECT_EQ(train->state()->step, 0u);
+  EXPECT_NE(train->moments()->m.data, saved->m.data);
+  AdamWMoments bad = saved.value();
+  bad.m.data.pop_back();
+  EXPECT_THAT(train->restoreOptimizer(bad, 1).message(),
+              HasSubstr("the first moments must be"));
+  EXPECT_EQ(train->state()->step, 0u); // nothing changed
+  ASSERT_TRUE(train->restoreOptimizer(saved.value(), 1).isOk());
+  EXPECT_EQ(train->state()->step, 1u);
+  EXPECT_EQ(train->moments()->m.data, saved->m.data);
+  EXPECT_EQ(train->moments()->v.data, saved->v.data);
 }
 
 TEST_F(EntryTest, HandlesKeepTheModuleAlive) {

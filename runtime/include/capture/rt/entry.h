@@ -77,6 +77,10 @@ public:
   Result<TrainState> state() const;
   /// Both AdamW moments, read back bit for bit.
   Result<AdamWMoments> moments() const;
+  /// Writes both moments (as moments() returns them) and the step counter
+  /// t: with the weights (Module::setParams), a saved optimizer state
+  /// resumes bit for bit. The moments are checked before anything changes.
+  Status restoreOptimizer(const AdamWMoments &moments, uint64_t step) const;
   /// The last step's gradients (before clipping).
   Result<TrainGradients> gradients() const;
   /// Zeroes both moments and t, keeping the weights.
