@@ -71,8 +71,20 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  // MLIR's parser can return a module after reporting a lexer error (a
+  // stray '@' after an attribute, found by the compiler's fuzzer): any
+  // error while parsing refuses the input. The counter passes every
+  // diagnostic on to the handler above.
+  unsigned parseErrors = 0;
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler counter(&context, [&](Diagnostic &diag) {
+      parseErrors += diag.getSeverity() == DiagnosticSeverity::Error;
+      return failure();
+    });
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module || parseErrors != 0)
     return 1;
 
   PassManager pm(&context);
