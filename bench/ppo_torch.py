@@ -11,43 +11,20 @@ Timing prints `... : MEAN us/step (median M, p10 P, p90 Q)`.
 """
 import argparse
 import os
+import sys
 
 import numpy as np
 import torch
 
 import torch_timing
 
-OBS, HIDDEN, ACTIONS = 64, 64, 8
-LOG_SQRT_2PI = 0.9189385
-ENTROPY_CONST = 1.4189385  # 0.5 + log(sqrt(2 pi))
+OBS, ACTIONS = 64, 8
 
-
-class ActorCritic(torch.nn.Module):
-    """Parameter names match examples/ppo_train.mlir's weights."""
-
-    def __init__(self):
-        super().__init__()
-
-        def net(out):
-            return torch.nn.Sequential(
-                torch.nn.Linear(OBS, HIDDEN), torch.nn.Tanh(),
-                torch.nn.Linear(HIDDEN, HIDDEN), torch.nn.Tanh(),
-                torch.nn.Linear(HIDDEN, out))
-
-        self.actor = net(ACTIONS)
-        self.critic = net(1)
-        self.log_std = torch.nn.Parameter(torch.zeros(ACTIONS))
-
-    def loss(self, obs, act, adv, ret, old_logp):
-        mu = self.actor(obs)
-        z = (act - mu) / self.log_std.exp()
-        logp = (-0.5 * z * z - self.log_std - LOG_SQRT_2PI).sum(dim=1)
-        ratio = torch.exp(logp - old_logp)
-        surrogate = torch.minimum(ratio * adv, ratio.clamp(0.8, 1.2) * adv)
-        policy = -surrogate.mean()
-        value = 0.5 * ((self.critic(obs).squeeze(1) - ret) ** 2).mean()
-        entropy = (self.log_std + ENTROPY_CONST).sum()
-        return policy + 0.5 * value - 0.01 * entropy
+# The model and its loss are examples/python/workloads.py's, the modules
+# the Python importer's tests train.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "examples", "python"))
+import workloads  # noqa: E402
 
 
 def main():
@@ -63,7 +40,7 @@ def main():
         p.error("--batch, --steps, --threads and --dump-steps must be >= 1")
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
-    model = ActorCritic()
+    model = workloads.ActorCritic()
     params = list(model.parameters())
     opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
                             weight_decay=0.01)
@@ -77,7 +54,7 @@ def main():
     }
 
     def step():
-        loss = model.loss(**batch)
+        loss = workloads.ppo_loss(model, **batch)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         norm = torch.nn.utils.clip_grad_norm_(params, 0.5)

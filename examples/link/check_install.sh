@@ -38,6 +38,6 @@ cmp "$work/train-ppo.txt" "$work/train-ppo-pc.txt"
 # The Python package, when it was built, from the prefix's dist-packages.
 if [ -n "$(ls -d "$build"/python/capture 2>/dev/null)" ]; then
   site="$(ls -d "$prefix"/lib/python3*/dist-packages)"
-  PYTHONPATH="$site" "$python" -c "import capture, sys; assert capture.__file__.startswith(sys.argv[1]), capture.__file__; print('import capture:', capture.Device().name)" "$site"
+  PYTHONPATH="$site" "$python" "$source/examples/link/check_python.py" "$site"
 fi
 echo "outside project: find_package(Capture) and pkg-config builds of the C++ and C examples ran"

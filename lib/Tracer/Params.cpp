@@ -24,10 +24,14 @@ using capture::detail::HostValue;
 using capture::detail::ParamsState;
 using capture::detail::WeightDecl;
 
-/// "file:line:col" of a user's source location.
+/// "file:line:col" of a user's source location ("file:line" when the
+/// column is unknown, as from Python).
 static std::string where(const SourceLoc &loc) {
-  return std::string(loc.file_name()) + ":" + std::to_string(loc.line()) + ":" +
-         std::to_string(loc.column());
+  std::string text =
+      std::string(loc.file_name()) + ":" + std::to_string(loc.line());
+  if (loc.column() != 0)
+    text += ":" + std::to_string(loc.column());
+  return text;
 }
 
 //===----------------------------------------------------------------------===//

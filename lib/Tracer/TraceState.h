@@ -100,7 +100,7 @@ struct TraceState {
   /// the user's line) and erases the op.
   Tensor finish(mlir::Operation *op, const SourceLoc &loc);
   /// A Tensor for value table index `id`.
-  Tensor tensor(int32_t id) { return Tensor(this, id); }
+  Tensor tensor(int32_t id) { return Tensor(this, id, alive); }
   /// The table entry of `t`, or null (after recording an error at `loc`)
   /// when it is not a value of the entry being recorded.
   const TracedValue *lookup(const Tensor &t, const SourceLoc &loc,
@@ -111,6 +111,9 @@ struct TraceState {
                   llvm::ArrayRef<int64_t> shape);
   /// The f32 tensor type of `shape`.
   mlir::RankedTensorType f32(llvm::ArrayRef<int64_t> shape);
+
+  /// Held while this trace lives; its tensors hold weak references.
+  std::shared_ptr<const int> alive = std::make_shared<const int>(0);
 };
 
 } // namespace capture::detail

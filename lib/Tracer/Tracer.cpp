@@ -28,9 +28,14 @@ using capture::detail::TraceState;
 
 /// "file:line:col" of a location the tracer made (or MLIR's own text).
 static std::string locationText(Location loc) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return (file.getFilename().str() + ":" + std::to_string(file.getLine()) +
-            ":" + std::to_string(file.getColumn()));
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    // Column 0: a frontend that knows lines only (Python).
+    std::string text =
+        file.getFilename().str() + ":" + std::to_string(file.getLine());
+    if (file.getColumn() != 0)
+      text += ":" + std::to_string(file.getColumn());
+    return text;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   loc.print(os);
@@ -137,6 +142,12 @@ RankedTensorType TraceState::f32(llvm::ArrayRef<int64_t> shape) {
 
 const TracedValue *TraceState::lookup(const Tensor &t, const SourceLoc &loc,
                                       const char *op) {
+  if (t.expired()) {
+    fail(loc, std::string(op) + ": an operand is a tensor of a trace that has "
+                                "finished (kept from an earlier call); "
+                                "compute it inside this function");
+    return nullptr;
+  }
   if (!t.valid()) {
     fail(loc, std::string(op) + ": an operand is an empty Tensor (the "
                                 "result of a failed op, or never assigned)");

@@ -11,11 +11,27 @@ one recorded queue submission::
     out["loss"], out["grad_norm"]
     m.set_learning_rate("train", 1e-4)            # never re-records
 
+The tracer is the C++ one, bound: a Python function over ``capture.Tensor``
+values is recorded once, compiled in-process and replayed afterwards::
+
+    params = capture.Params()
+    w = params.weight("fc.weight", [2, 4], capture.Init.linear(4, seed=1))
+    b = params.weight("fc.bias", [2], capture.Init.linear(4, seed=2))
+    step = capture.capture_step(
+        lambda x: {"loss": capture.mse(capture.linear(x["x"], w, b), x["y"])},
+        params, lr=1e-2, max_grad_norm=1.0)
+    out = step(x=xs, y=ys)                        # loss, grad_norm
+
+``capture.fx.import_module`` imports a PyTorch ``nn.Module`` and its loss
+through ``torch.fx`` into such a step.
+
 Errors are exceptions carrying the runtime's message and ``.code``:
 ``capture.Error``; a training step the runtime refused (a non-finite
 gradient norm: nothing changed) is ``capture.UpdateRefused``; memory is
 ``capture.OutOfMemory``.
 """
+
+import os
 
 from . import _capture
 
@@ -41,9 +57,31 @@ class OutOfMemory(Error):
 
 _capture.register_errors(Error, UpdateRefused, OutOfMemory)
 
+# An op is located at its caller's line: the first frame outside here.
+_capture.set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
+
 Device = _capture.Device
 Module = _capture.Module
 devices = _capture.devices
 
+# The tracer.
+Params = _capture.Params
+Weight = _capture.Weight
+Tensor = _capture.Tensor
+Init = _capture.Init
+Tracer = _capture.Tracer
+Captured = _capture.Captured
+CapturedStep = _capture.CapturedStep
+capture = _capture.capture
+capture_step = _capture.capture_step
+
+_OPS = ["exp", "log", "tanh", "sigmoid", "relu", "sqrt", "square", "add",
+        "sub", "mul", "div", "minimum", "maximum", "neg", "clamp", "matmul",
+        "linear", "sum", "mean", "max", "softmax", "log_softmax",
+        "cross_entropy", "mse", "get_rows", "reshape", "transpose",
+        "broadcast_to", "slice", "concat", "one_hot"]
+globals().update({name: getattr(_capture, name) for name in _OPS})
+
 __all__ = ["Device", "Module", "devices", "Error", "UpdateRefused",
-           "OutOfMemory"]
+           "OutOfMemory", "Params", "Weight", "Tensor", "Init", "Tracer",
+           "Captured", "CapturedStep", "capture", "capture_step"] + _OPS

@@ -213,6 +213,31 @@ TEST(Tracer, TensorsOfAnEarlierEntryAreRefused) {
   EXPECT_THAT(s.message(), HasSubstr("a tensor of an entry traced before"));
 }
 
+TEST(Tracer, TensorsOfAFinishedTraceAreNeverRead) {
+  Tensor kept;
+  {
+    Tracer gone;
+    ASSERT_TRUE(gone.forward("a", {{"x", {2, 3}}},
+                             [&](Tracer::Inputs &in) {
+                               kept = in.at("x");
+                               return Tracer::Outputs{{"y", kept}};
+                             })
+                    .isOk());
+    EXPECT_EQ(kept.shape(), (std::vector<int64_t>{2, 3}));
+  }
+  // Its Tracer is gone (under ASan a read would be a use after free), and
+  // a new trace, wherever it is allocated, does not take it for its own.
+  EXPECT_TRUE(kept.expired());
+  EXPECT_FALSE(kept.valid());
+  EXPECT_TRUE(kept.shape().empty());
+  Tracer t;
+  rt::Status s = t.forward("b", {{"x", {2, 3}}}, [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{{"y", in.at("x") + kept}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr("a tensor of a trace that has finished"));
+}
+
 TEST(Tracer, WeightErrorsNameTheLine) {
   Tracer t;
   int line = __LINE__ + 1;

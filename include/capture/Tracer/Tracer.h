@@ -41,8 +41,45 @@
 
 namespace capture {
 
-/// Where a traced op was written: the caller of a tracer function.
-using SourceLoc = std::source_location;
+/// Where a traced op was written: the caller of a tracer function (taken
+/// from std::source_location as a default argument), or a location another
+/// frontend names (the Python binding passes its caller's file and line).
+class SourceLoc {
+public:
+  /// No location ("", line 0).
+  SourceLoc() = default;
+  /// The file, line and column of `here`, by default the caller's.
+  static SourceLoc
+  current(std::source_location here = std::source_location::current()) {
+    SourceLoc loc;
+    loc.file_ = here.file_name();
+    loc.line_ = here.line();
+    loc.column_ = here.column();
+    return loc;
+  }
+  /// A location named by value (the file name is kept by the location).
+  SourceLoc(std::string file, uint32_t line, uint32_t column = 0)
+      : owned_(std::make_shared<const std::string>(std::move(file))),
+        line_(line), column_(column) {
+    file_ = owned_->c_str();
+  }
+  /// The file's name.
+  const char *file_name() const { return file_; }
+  /// The line (1-based; 0 when unknown).
+  uint32_t line() const { return line_; }
+  /// The column (1-based; 0 when unknown).
+  uint32_t column() const { return column_; }
+
+private:
+  /// The file's name: static storage (std::source_location's) or owned_.
+  const char *file_ = "";
+  /// The file name of a location named by value.
+  std::shared_ptr<const std::string> owned_;
+  /// Line.
+  uint32_t line_ = 0;
+  /// Column.
+  uint32_t column_ = 0;
+};
 
 /// Element types of traced tensors.
 enum class ElemType {
@@ -103,8 +140,13 @@ public:
   /// An empty tensor: an op given one records an error.
   Tensor() = default;
 
-  /// Whether this refers to a traced value.
-  bool valid() const { return state_ != nullptr && id_ >= 0; }
+  /// Whether this refers to a value of a trace that is still alive.
+  bool valid() const {
+    return state_ != nullptr && id_ >= 0 && !alive_.expired();
+  }
+  /// Whether this refers to a value of a trace that has finished (its
+  /// Tracer is gone): such a tensor is never read again.
+  bool expired() const { return state_ != nullptr && alive_.expired(); }
   /// Dimensions, outermost first (empty for a scalar or an invalid tensor).
   const std::vector<int64_t> &shape() const;
   /// Element type.
@@ -119,12 +161,16 @@ public:
 
 private:
   friend struct detail::TraceState;
-  Tensor(detail::TraceState *state, int32_t id) : state_(state), id_(id) {}
+  Tensor(detail::TraceState *state, int32_t id, std::weak_ptr<const void> alive)
+      : state_(state), id_(id), alive_(std::move(alive)) {}
 
-  /// The trace this value belongs to.
+  /// The trace this value belongs to, while alive_ holds.
   detail::TraceState *state_ = nullptr;
   /// Its index in the trace's value table.
   int32_t id_ = -1;
+  /// Expires with the trace: state_ is never read after (a new trace at
+  /// the same address does not take this tensor for one of its own).
+  std::weak_ptr<const void> alive_;
 };
 
 /// A module-level weight: resident on the device, shared by every entry.

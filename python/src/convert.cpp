@@ -1,0 +1,117 @@
+//===- convert.cpp - Errors and arrays between the runtime and Python -----===//
+
+#include "convert.h"
+
+#include <cstring>
+
+using namespace capture;
+using namespace capture::rt;
+namespace py = pybind11;
+
+namespace {
+/// The exception classes, set by capture/__init__.py (register_errors).
+struct Errors {
+  /// capture.Error.
+  py::object error;
+  /// capture.UpdateRefused.
+  py::object updateRefused;
+  /// capture.OutOfMemory.
+  py::object outOfMemory;
+};
+} // namespace
+
+static Errors &errors() {
+  static Errors e; // owned by the module object, released at exit
+  return e;
+}
+
+void python::setErrorTypes(py::object error, py::object updateRefused,
+                           py::object outOfMemory) {
+  errors() = {std::move(error), std::move(updateRefused),
+              std::move(outOfMemory)};
+}
+
+/// Raises the exception of `status`'s code with its message and `.code`.
+[[noreturn]] void python::raise(const Status &status) {
+  Errors &e = errors();
+  py::object type = e.error;
+  if (status.code() == StatusCode::UpdateRefused && e.updateRefused)
+    type = e.updateRefused;
+  if (status.code() == StatusCode::OutOfMemory && e.outOfMemory)
+    type = e.outOfMemory;
+  if (!type)
+    throw std::runtime_error(status.message());
+  py::object exc = type(status.message());
+  exc.attr("code") = static_cast<int>(status.code());
+  PyErr_SetObject(type.ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+/// A numpy array as a HostTensor: f32 or i32, any layout (made C-contiguous
+/// here); other dtypes are an error naming the input.
+HostTensor python::toTensor(const std::string &name, const py::handle &value) {
+  py::array any = py::array::ensure(value);
+  if (!any)
+    raise(Status::error("input '" + name + "': expected a numpy array, got " +
+                            std::string(py::str(py::type::of(value))),
+                        StatusCode::InvalidArgument));
+  std::vector<int64_t> shape(any.shape(), any.shape() + any.ndim());
+  if (py::isinstance<py::array_t<float>>(any) ||
+      any.dtype().is(py::dtype::of<float>())) {
+    auto a = py::array_t<float, py::array::c_style | py::array::forcecast>(any);
+    return HostTensor::fromRaw(DType::F32, shape, a.data(), a.nbytes());
+  }
+  if (any.dtype().is(py::dtype::of<int32_t>())) {
+    auto a =
+        py::array_t<int32_t, py::array::c_style | py::array::forcecast>(any);
+    return HostTensor::fromRaw(DType::I32, shape, a.data(), a.nbytes());
+  }
+  if (any.dtype().kind() == 'f' || any.dtype().kind() == 'i')
+    raise(Status::error(
+        "input '" + name + "': dtype " + std::string(py::str(any.dtype())) +
+            " is not one a module takes (float32 or int32); convert it with "
+            ".astype(numpy.float32) or .astype(numpy.int32), knowing that "
+            "a narrowing cast can change the values",
+        StatusCode::InvalidArgument));
+  raise(Status::error("input '" + name + "': dtype " +
+                          std::string(py::str(any.dtype())) +
+                          ", expected float32 or int32",
+                      StatusCode::InvalidArgument));
+}
+
+/// A HostTensor as a new numpy array (one copy out of the staging data).
+py::array python::toArray(const HostTensor &t) {
+  std::vector<py::ssize_t> shape(t.shape.begin(), t.shape.end());
+  py::array a = t.dtype == DType::I32
+                    ? py::array(py::dtype::of<int32_t>(), shape)
+                    : py::array(py::dtype::of<float>(), shape);
+  if (!t.data.empty())
+    std::memcpy(a.mutable_data(), t.data.data(), t.data.size());
+  return a;
+}
+
+std::vector<NamedTensor> python::toTensors(const py::dict &values) {
+  std::vector<NamedTensor> out;
+  for (auto [k, v] : values) {
+    std::string name = py::str(k);
+    out.push_back({name, toTensor(name, v)});
+  }
+  return out;
+}
+
+py::dict python::toDict(const std::vector<NamedTensor> &values) {
+  py::dict d;
+  for (const NamedTensor &t : values)
+    d[py::str(t.name)] = toArray(t.tensor);
+  return d;
+}
+
+py::dict python::trainStateDict(const TrainState &s) {
+  py::dict d(py::arg("step") = s.step,
+             py::arg("refused_steps") = s.refusedSteps,
+             py::arg("lr") = s.adamw.lr, py::arg("beta1") = s.adamw.beta1,
+             py::arg("beta2") = s.adamw.beta2, py::arg("eps") = s.adamw.eps,
+             py::arg("weight_decay") = s.adamw.weightDecay);
+  d["max_grad_norm"] = s.maxGradNorm ? py::cast(*s.maxGradNorm) : py::none();
+  return d;
+}

@@ -1,0 +1,62 @@
+//===- convert.h - Errors and arrays between the runtime and Python -*- C++
+//-*-===//
+//
+// What the bindings share: a runtime Status raised as capture.Error (or its
+// subclasses UpdateRefused and OutOfMemory, set by capture/__init__.py),
+// and numpy arrays to and from host tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_PYTHON_CONVERT_H
+#define CAPTURE_PYTHON_CONVERT_H
+
+#include "capture/rt/module.h"
+#include "capture/rt/status.h"
+#include "capture/rt/tensor.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+namespace capture::python {
+
+namespace py = pybind11;
+
+/// Sets the exception classes raise() uses (capture.Error, UpdateRefused,
+/// OutOfMemory).
+void setErrorTypes(py::object error, py::object updateRefused,
+                   py::object outOfMemory);
+
+/// Raises the exception of `status`'s code with its message and `.code`.
+[[noreturn]] void raise(const rt::Status &status);
+
+/// Raises `s` when it is an error.
+inline void check(const rt::Status &s) {
+  if (s.isError())
+    raise(s);
+}
+
+/// The value of `r`, or raises its error.
+template <typename T> T take(rt::Result<T> r) {
+  if (r.isError())
+    raise(r.status());
+  return std::move(r).value();
+}
+
+/// A numpy array (f32 or i32, any layout) as a host tensor; another dtype
+/// raises an error naming input `name`.
+rt::HostTensor toTensor(const std::string &name, const py::handle &value);
+/// A host tensor as a new numpy array.
+py::array toArray(const rt::HostTensor &t);
+/// A dict of numpy arrays as named host tensors, in the dict's order.
+std::vector<rt::NamedTensor> toTensors(const py::dict &values);
+/// Named host tensors as a dict of numpy arrays.
+py::dict toDict(const std::vector<rt::NamedTensor> &values);
+/// A training step's counter and hyperparameters as a dict.
+py::dict trainStateDict(const rt::TrainState &s);
+
+} // namespace capture::python
+
+#endif // CAPTURE_PYTHON_CONVERT_H

@@ -1,0 +1,779 @@
+//===- tracer.cpp - The C++ tracer bound into capture._capture ------------===//
+//
+// The tracer from Python is the C++ tracer itself, not a second
+// implementation: Params, Weight and Tensor are the C++ objects, every op
+// calls the C++ op, and capture() / capture_step() / Tracer record, compile
+// and replay exactly as from C++. Each op is located at the first Python
+// frame outside the capture package (or at the `loc=(file, line)` a
+// frontend such as capture.fx passes), so errors and the capture guard name
+// the user's own line. A Python exception raised inside a traced function
+// drops the recording and propagates unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Tracer/Capture.h"
+
+#include "convert.h"
+#include "tracer.h"
+
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+using namespace capture;
+using namespace capture::python;
+
+namespace {
+
+/// Files under this directory (the capture package) are never the user's.
+std::string &packageDir() {
+  static std::string dir; // set once by capture/__init__.py
+  return dir;
+}
+
+/// The location of an op: `loc` when given as (file, line), else the first
+/// Python frame outside the capture package.
+SourceLoc locate(const py::object &loc) {
+  if (!loc.is_none()) {
+    auto pair = py::cast<std::pair<std::string, uint32_t>>(loc);
+    return SourceLoc(pair.first, pair.second);
+  }
+  py::object frame = py::reinterpret_borrow<py::object>(
+      reinterpret_cast<PyObject *>(PyEval_GetFrame()));
+  const std::string &skip = packageDir();
+  while (frame && !frame.is_none()) {
+    std::string file = py::str(frame.attr("f_code").attr("co_filename"));
+    if (skip.empty() || file.rfind(skip, 0) != 0)
+      return SourceLoc(file, py::cast<uint32_t>(frame.attr("f_lineno")));
+    frame = frame.attr("f_back");
+  }
+  return SourceLoc("<python>", 0);
+}
+
+/// A float operand (a Python int or float, not a bool).
+bool isScalar(const py::handle &h) {
+  return (py::isinstance<py::float_>(h) || py::isinstance<py::int_>(h)) &&
+         !py::isinstance<py::bool_>(h);
+}
+
+std::string typeName(const py::handle &h) {
+  return py::str(py::type::of(h).attr("__name__"));
+}
+
+/// `h` as a tensor operand located at `loc`: a Tensor or a Weight (read in
+/// the entry being traced). Raises TypeError naming what it got.
+At operand(const py::handle &h, const SourceLoc &loc, const char *what) {
+  if (py::isinstance<Tensor>(h)) {
+    const Tensor &t = py::cast<const Tensor &>(h);
+    if (t.expired())
+      throw py::value_error(std::string(what) +
+                            ": this capture.Tensor belongs to a trace that "
+                            "has finished (kept from an earlier call); "
+                            "compute it inside the traced function");
+    return At(t, loc);
+  }
+  if (py::isinstance<Weight>(h))
+    return At(py::cast<const Weight &>(h), loc);
+  throw py::type_error(std::string(what) +
+                       ": expected a capture.Tensor or capture.Weight, got " +
+                       typeName(h));
+}
+
+/// The elementwise binary ops.
+enum class Binary { Add, Sub, Mul, Div, Minimum, Maximum };
+
+const char *binaryName(Binary op) {
+  switch (op) {
+  case Binary::Add:
+    return "add";
+  case Binary::Sub:
+    return "sub";
+  case Binary::Mul:
+    return "mul";
+  case Binary::Div:
+    return "div";
+  case Binary::Minimum:
+    return "minimum";
+  case Binary::Maximum:
+    return "maximum";
+  }
+  return "?";
+}
+
+/// a op b for the arithmetic ops, over the C++ operators' overloads
+/// (a float on either side, or two operands).
+template <typename A, typename B> Tensor arithmetic(Binary op, A a, B b) {
+  switch (op) {
+  case Binary::Add:
+    return a + b;
+  case Binary::Sub:
+    return a - b;
+  case Binary::Mul:
+    return a * b;
+  default:
+    return a / b;
+  }
+}
+
+/// a op b, where one side may be a Python number (a constant).
+Tensor binary(Binary op, const py::handle &a, const py::handle &b,
+              const SourceLoc &loc) {
+  const char *name = binaryName(op);
+  bool scalarA = isScalar(a), scalarB = isScalar(b);
+  if (scalarA && scalarB)
+    throw py::type_error(std::string(name) +
+                         ": at least one operand must be a tensor");
+  if (op == Binary::Minimum || op == Binary::Maximum) {
+    if (scalarA || scalarB)
+      throw py::type_error(
+          std::string(name) +
+          ": both operands must be tensors; for a bound use clamp()");
+    At x = operand(a, loc, name), y = operand(b, loc, name);
+    return op == Binary::Minimum ? minimum(x, y) : maximum(x, y);
+  }
+  if (scalarA)
+    return arithmetic(op, py::cast<float>(a), operand(b, loc, name));
+  if (scalarB)
+    return arithmetic(op, operand(a, loc, name), py::cast<float>(b));
+  return arithmetic(op, operand(a, loc, name), operand(b, loc, name));
+}
+
+std::optional<int64_t> axisOf(const py::object &axis) {
+  if (axis.is_none())
+    return std::nullopt;
+  return py::cast<int64_t>(axis);
+}
+
+/// A dtype given as a string or a numpy dtype: float32 or int32.
+ElemType elemTypeOf(const std::string &input, const py::handle &dtype) {
+  py::dtype d = py::dtype::from_args(py::reinterpret_borrow<py::object>(dtype));
+  if (d.is(py::dtype::of<float>()))
+    return ElemType::F32;
+  if (d.is(py::dtype::of<int32_t>()))
+    return ElemType::I32;
+  throw py::type_error("input '" + input + "': dtype " +
+                       std::string(py::str(d)) + "; expected float32 or int32");
+}
+
+/// Entry inputs from {name: shape} or {name: (shape, dtype)}.
+std::vector<Tracer::InputSpec> inputSpecs(const py::dict &inputs) {
+  std::vector<Tracer::InputSpec> specs;
+  for (auto [k, v] : inputs) {
+    Tracer::InputSpec spec;
+    spec.name = py::str(k);
+    if (py::isinstance<py::tuple>(v) && py::len(v) == 2 &&
+        !isScalar(py::reinterpret_borrow<py::tuple>(v)[0])) {
+      auto pair = py::reinterpret_borrow<py::tuple>(v);
+      spec.shape = py::cast<std::vector<int64_t>>(pair[0]);
+      spec.type = elemTypeOf(spec.name, pair[1]);
+    } else {
+      spec.shape = py::cast<std::vector<int64_t>>(v);
+    }
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+/// A Python exception raised inside a traced function, kept to re-raise
+/// once the C++ tracer has dropped the recording.
+struct PendingError {
+  /// The exception, when one was raised.
+  std::unique_ptr<py::error_already_set> error;
+
+  /// Raises the kept exception, if any.
+  void reraise() {
+    if (!error)
+      return;
+    std::unique_ptr<py::error_already_set> e = std::move(error);
+    e->restore();
+    throw py::error_already_set();
+  }
+};
+
+/// The function's result as outputs: a dict {name: Tensor} (in order), a
+/// list of (name, Tensor) pairs, or one Tensor named `single`.
+Tracer::Outputs toOutputs(const py::object &result, const char *single) {
+  Tracer::Outputs out;
+  if (py::isinstance<Tensor>(result)) {
+    out.emplace_back(single, py::cast<Tensor>(result));
+    return out;
+  }
+  auto add = [&](const py::handle &name, const py::handle &value) {
+    if (!py::isinstance<Tensor>(value))
+      throw py::type_error("output '" + std::string(py::str(name)) +
+                           "': expected a capture.Tensor, got " +
+                           typeName(value));
+    out.emplace_back(py::str(name), py::cast<Tensor>(value));
+  };
+  if (py::isinstance<py::dict>(result)) {
+    for (auto [k, v] : py::reinterpret_borrow<py::dict>(result))
+      add(k, v);
+    return out;
+  }
+  if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)) {
+    for (const py::handle &item : result) {
+      auto pair = py::cast<py::tuple>(item);
+      if (pair.size() != 2)
+        throw py::type_error("outputs: expected (name, tensor) pairs");
+      add(pair[0], pair[1]);
+    }
+    return out;
+  }
+  throw py::type_error("the traced function returned " + typeName(result) +
+                       "; expected a capture.Tensor, a dict {name: Tensor} "
+                       "or a list of (name, Tensor) pairs");
+}
+
+/// `fn` (a Python callable taking {name: Tensor}) as a tracer function.
+/// A Python exception inside it is kept in `pending`.
+Tracer::Fn wrap(py::object fn, std::shared_ptr<PendingError> pending,
+                const char *single) {
+  return [fn = std::move(fn), pending = std::move(pending),
+          single](Tracer::Inputs &in) -> Tracer::Outputs {
+    try {
+      py::dict args;
+      for (const auto &[name, t] : in.all())
+        args[py::str(name)] = t;
+      return toOutputs(fn(args), single);
+    } catch (py::error_already_set &e) {
+      std::string what = e.what();
+      pending->error = std::make_unique<py::error_already_set>(std::move(e));
+      throw std::runtime_error(what);
+    } catch (py::builtin_exception &e) { // a TypeError of the bindings
+      std::string what = e.what();
+      e.set_error();
+      pending->error = std::make_unique<py::error_already_set>();
+      throw std::runtime_error(what);
+    }
+  };
+}
+
+/// The inputs of a call: a dict of arrays, or keyword arguments.
+std::vector<rt::NamedTensor> callInputs(const py::object &inputs,
+                                        const py::kwargs &kwargs) {
+  py::dict all;
+  if (!inputs.is_none()) {
+    if (!py::isinstance<py::dict>(inputs))
+      throw py::type_error("inputs: expected a dict {name: numpy array}, got " +
+                           typeName(inputs));
+    for (auto [k, v] : py::reinterpret_borrow<py::dict>(inputs))
+      all[k] = v;
+  }
+  for (auto [k, v] : kwargs) {
+    if (all.contains(k))
+      throw py::type_error("input '" + std::string(py::str(k)) +
+                           "' given twice");
+    all[k] = v;
+  }
+  return toTensors(all);
+}
+
+py::dict statsDict(const CaptureStats &s) {
+  return py::dict(
+      py::arg("calls") = s.calls, py::arg("recordings") = s.recordings,
+      py::arg("replays") = s.replays, py::arg("evictions") = s.evictions,
+      py::arg("cached") = s.cached);
+}
+
+/// A captured forward function with the error slot of its Python function.
+struct PyCaptured {
+  /// The callable.
+  Captured captured;
+  /// Where its function's exceptions wait.
+  std::shared_ptr<PendingError> pending;
+};
+
+/// A captured training step with the error slot of its Python function.
+struct PyCapturedStep {
+  /// The callable.
+  CapturedStep step;
+  /// Where its function's exceptions wait.
+  std::shared_ptr<PendingError> pending;
+};
+
+/// The outputs of a call, or the Python exception its trace raised, or the
+/// error.
+py::dict finishCall(rt::Result<std::vector<rt::NamedTensor>> r,
+                    PendingError &pending) {
+  if (r.isError())
+    pending.reraise();
+  return toDict(take(std::move(r)));
+}
+
+AdamW adamwOf(double lr, std::pair<double, double> betas, double eps,
+              double weightDecay) {
+  AdamW a;
+  a.lr = lr;
+  a.beta1 = betas.first;
+  a.beta2 = betas.second;
+  a.eps = eps;
+  a.weightDecay = weightDecay;
+  return a;
+}
+
+CompileOptions compileOptionsOf(const std::string &target, bool fuse) {
+  CompileOptions c;
+  c.target = target;
+  c.fuse = fuse;
+  return c;
+}
+
+/// The unary ops bound as functions and as Tensor/Weight methods.
+struct UnaryOp {
+  /// Python name.
+  const char *name;
+  /// The C++ op.
+  Tensor (*fn)(At);
+};
+
+const UnaryOp unaryOps[] = {
+    {"exp", capture::exp},       {"log", capture::log},
+    {"tanh", capture::tanh},     {"sigmoid", capture::sigmoid},
+    {"relu", capture::relu},     {"sqrt", capture::sqrt},
+    {"square", capture::square},
+};
+
+/// The operators and methods a Tensor and a Weight share.
+template <typename C> void addOperators(py::class_<C> &c) {
+  auto bin = [&](const char *name, Binary op, bool reflected) {
+    c.def(name, [op, reflected](const py::object &self, const py::object &o) {
+      SourceLoc loc = locate(py::none());
+      return reflected ? binary(op, o, self, loc) : binary(op, self, o, loc);
+    });
+  };
+  bin("__add__", Binary::Add, false);
+  bin("__radd__", Binary::Add, true);
+  bin("__sub__", Binary::Sub, false);
+  bin("__rsub__", Binary::Sub, true);
+  bin("__mul__", Binary::Mul, false);
+  bin("__rmul__", Binary::Mul, true);
+  bin("__truediv__", Binary::Div, false);
+  bin("__rtruediv__", Binary::Div, true);
+  c.def("__neg__", [](const py::object &self) {
+    return -operand(self, locate(py::none()), "neg");
+  });
+  c.def("__matmul__", [](const py::object &self, const py::object &o) {
+    SourceLoc loc = locate(py::none());
+    return matmul(operand(self, loc, "matmul"), operand(o, loc, "matmul"));
+  });
+  c.def("__pow__", [](const py::object &self, const py::object &e) {
+    SourceLoc loc = locate(py::none());
+    if (isScalar(e) && py::cast<double>(e) == 2.0)
+      return square(operand(self, loc, "pow"));
+    throw py::type_error("pow: only the exponent 2 is supported (square), "
+                         "got " +
+                         std::string(py::str(e)));
+  });
+  for (const UnaryOp &u : unaryOps)
+    c.def(u.name, [fn = u.fn, name = u.name](const py::object &self) {
+      return fn(operand(self, locate(py::none()), name));
+    });
+  c.def(
+      "sum",
+      [](const py::object &self, const py::object &axis) {
+        return sum(operand(self, locate(py::none()), "sum"), axisOf(axis));
+      },
+      py::arg("axis") = py::none());
+  c.def(
+      "mean",
+      [](const py::object &self, const py::object &axis) {
+        return mean(operand(self, locate(py::none()), "mean"), axisOf(axis));
+      },
+      py::arg("axis") = py::none());
+  c.def(
+      "max",
+      [](const py::object &self, const py::object &axis) {
+        return capture::max(operand(self, locate(py::none()), "max"),
+                            axisOf(axis));
+      },
+      py::arg("axis") = py::none());
+  c.def("reshape", [](const py::object &self, std::vector<int64_t> shape) {
+    return reshape(operand(self, locate(py::none()), "reshape"),
+                   std::move(shape));
+  });
+  c.def_property_readonly("T", [](const py::object &self) {
+    return transpose(operand(self, locate(py::none()), "T"), {1, 0});
+  });
+}
+
+} // namespace
+
+void capture::python::setPackageDir(const std::string &dir) {
+  packageDir() = dir;
+}
+
+void capture::python::bindTracer(py::module_ &m) {
+  py::class_<Init>(m, "Init", "A weight's initial value (PyTorch's rules).")
+      .def_static("zeros", &Init::zeros)
+      .def_static("constant", &Init::constant, py::arg("value"))
+      .def_static("uniform", &Init::uniform, py::arg("low"), py::arg("high"),
+                  py::arg("seed"))
+      .def_static("normal", &Init::normal, py::arg("mean"), py::arg("std"),
+                  py::arg("seed"))
+      .def_static("linear", &Init::linear, py::arg("fan_in"), py::arg("seed"),
+                  "torch.nn.Linear's default: U(-1/sqrt(fan_in), "
+                  "1/sqrt(fan_in)).");
+
+  py::class_<Tensor> tensor(m, "Tensor",
+                            "A value of the function being traced.");
+  tensor.def_property_readonly("shape", &Tensor::shape)
+      .def_property_readonly("dtype",
+                             [](const Tensor &t) {
+                               return t.type() == ElemType::I32 ? "int32"
+                                                                : "float32";
+                             })
+      .def(
+          "item", [](const Tensor &t) { return t.item(locate(py::none())); },
+          "A read-back: recorded, not performed (the guard refuses it).")
+      .def("__repr__", [](const Tensor &t) {
+        std::string s = "capture.Tensor(shape=[";
+        for (size_t i = 0; i < t.shape().size(); ++i)
+          s += (i ? ", " : "") + std::to_string(t.shape()[i]);
+        return s + "])";
+      });
+  addOperators(tensor);
+
+  py::class_<Weight> weight(m, "Weight",
+                            "A declared weight; as an operand, a read of it.");
+  weight.def_property_readonly("name", &Weight::name)
+      .def_property_readonly("shape", &Weight::shape)
+      .def("__repr__", [](const Weight &w) {
+        return "capture.Weight('" + w.name() + "')";
+      });
+  addOperators(weight);
+
+  py::class_<Params>(m, "Params",
+                     "A model's weights, shared by every function captured "
+                     "over them.")
+      .def(py::init([](std::shared_ptr<rt::Device> device) {
+             return std::make_unique<Params>(std::move(device));
+           }),
+           py::arg("device") = nullptr)
+      .def(
+          "weight",
+          [](Params &p, const std::string &name, std::vector<int64_t> shape,
+             Init init, bool trainable, py::object loc) {
+            return p.weight(name, std::move(shape), init, trainable,
+                            locate(loc));
+          },
+          py::arg("name"), py::arg("shape"), py::arg("init") = Init::zeros(),
+          py::arg("trainable") = true, py::arg("loc") = py::none(),
+          py::keep_alive<0, 1>())
+      .def(
+          "recreate",
+          [](Params &p, const std::string &name, std::vector<int64_t> shape,
+             Init init, bool trainable, py::object loc) {
+            return p.recreate(name, std::move(shape), init, trainable,
+                              locate(loc));
+          },
+          py::arg("name"), py::arg("shape"), py::arg("init") = Init::zeros(),
+          py::arg("trainable") = true, py::arg("loc") = py::none(),
+          py::keep_alive<0, 1>())
+      .def("names", &Params::names)
+      .def(
+          "values", [](Params &p) { return toDict(take(p.values())); },
+          "Every weight's current value, in declaration order.")
+      .def(
+          "set_values",
+          [](Params &p, const py::dict &values) {
+            check(p.setValues(toTensors(values)));
+          },
+          py::arg("values"));
+
+  for (const UnaryOp &u : unaryOps)
+    m.def(
+        u.name,
+        [fn = u.fn, name = u.name](const py::object &x, py::object loc) {
+          return fn(operand(x, locate(loc), name));
+        },
+        py::arg("x"), py::arg("loc") = py::none());
+  auto bin = [&](const char *name, Binary op) {
+    m.def(
+        name,
+        [op](const py::object &a, const py::object &b, py::object loc) {
+          return binary(op, a, b, locate(loc));
+        },
+        py::arg("a"), py::arg("b"), py::arg("loc") = py::none());
+  };
+  bin("add", Binary::Add);
+  bin("sub", Binary::Sub);
+  bin("mul", Binary::Mul);
+  bin("div", Binary::Div);
+  bin("minimum", Binary::Minimum);
+  bin("maximum", Binary::Maximum);
+  m.def(
+      "neg",
+      [](const py::object &x, py::object loc) {
+        return -operand(x, locate(loc), "neg");
+      },
+      py::arg("x"), py::arg("loc") = py::none());
+  m.def(
+      "clamp",
+      [](const py::object &x, float lo, float hi, py::object loc) {
+        return clamp(operand(x, locate(loc), "clamp"), lo, hi);
+      },
+      py::arg("x"), py::arg("min"), py::arg("max"),
+      py::arg("loc") = py::none());
+  m.def(
+      "matmul",
+      [](const py::object &a, const py::object &b, bool ta, bool tb,
+         py::object loc) {
+        SourceLoc at = locate(loc);
+        return matmul(operand(a, at, "matmul"), operand(b, at, "matmul"),
+                      {ta, tb});
+      },
+      py::arg("a"), py::arg("b"), py::arg("transpose_a") = false,
+      py::arg("transpose_b") = false, py::arg("loc") = py::none());
+  m.def(
+      "linear",
+      [](const py::object &x, const py::object &w, const py::object &b,
+         py::object loc) {
+        SourceLoc at = locate(loc);
+        if (b.is_none())
+          return linear(operand(x, at, "linear"), operand(w, at, "linear"));
+        At bias = operand(b, at, "linear");
+        return linear(operand(x, at, "linear"), operand(w, at, "linear"),
+                      &bias);
+      },
+      py::arg("x"), py::arg("weight"), py::arg("bias") = py::none(),
+      py::arg("loc") = py::none(), "x @ weight.T + bias (F.linear).");
+  using Reduce = Tensor (*)(At, std::optional<int64_t>);
+  auto reduce = [&](const char *name, Reduce fn) {
+    m.def(
+        name,
+        [fn, name](const py::object &x, const py::object &axis,
+                   py::object loc) {
+          return fn(operand(x, locate(loc), name), axisOf(axis));
+        },
+        py::arg("x"), py::arg("axis") = py::none(),
+        py::arg("loc") = py::none());
+  };
+  reduce("sum", capture::sum);
+  reduce("mean", capture::mean);
+  reduce("max", capture::max);
+  using AlongAxis = Tensor (*)(At, int64_t);
+  auto along = [&](const char *name, AlongAxis fn) {
+    m.def(
+        name,
+        [fn, name](const py::object &x, int64_t axis, py::object loc) {
+          return fn(operand(x, locate(loc), name), axis);
+        },
+        py::arg("x"), py::arg("axis"), py::arg("loc") = py::none());
+  };
+  along("softmax", capture::softmax);
+  along("log_softmax", capture::logSoftmax);
+  m.def(
+      "cross_entropy",
+      [](const py::object &logits, const Tensor &labels, py::object loc) {
+        return crossEntropy(operand(logits, locate(loc), "cross_entropy"),
+                            labels);
+      },
+      py::arg("logits"), py::arg("labels"), py::arg("loc") = py::none(),
+      "Mean softmax cross-entropy of logits [N, C] with int32 labels [N].");
+  m.def(
+      "mse",
+      [](const py::object &a, const py::object &b, py::object loc) {
+        SourceLoc at = locate(loc);
+        return mse(operand(a, at, "mse"), operand(b, at, "mse"));
+      },
+      py::arg("a"), py::arg("b"), py::arg("loc") = py::none());
+  m.def(
+      "get_rows",
+      [](const py::object &table, const Tensor &indices, py::object loc) {
+        return getRows(operand(table, locate(loc), "get_rows"), indices);
+      },
+      py::arg("table"), py::arg("indices"), py::arg("loc") = py::none());
+  m.def(
+      "reshape",
+      [](const py::object &x, std::vector<int64_t> shape, py::object loc) {
+        return reshape(operand(x, locate(loc), "reshape"), std::move(shape));
+      },
+      py::arg("x"), py::arg("shape"), py::arg("loc") = py::none());
+  m.def(
+      "transpose",
+      [](const py::object &x, std::vector<int64_t> perm, py::object loc) {
+        return transpose(operand(x, locate(loc), "transpose"), std::move(perm));
+      },
+      py::arg("x"), py::arg("permutation"), py::arg("loc") = py::none());
+  m.def(
+      "broadcast_to",
+      [](const py::object &x, std::vector<int64_t> shape, py::object loc) {
+        return broadcastTo(operand(x, locate(loc), "broadcast_to"),
+                           std::move(shape));
+      },
+      py::arg("x"), py::arg("shape"), py::arg("loc") = py::none());
+  m.def(
+      "slice",
+      [](const py::object &x, int64_t axis, int64_t start, int64_t length,
+         py::object loc) {
+        return slice(operand(x, locate(loc), "slice"), axis, start, length);
+      },
+      py::arg("x"), py::arg("axis"), py::arg("start"), py::arg("length"),
+      py::arg("loc") = py::none());
+  m.def(
+      "concat",
+      [](const py::list &parts, int64_t axis, py::object loc) {
+        SourceLoc at = locate(loc);
+        std::vector<At> ats;
+        for (const py::handle &p : parts)
+          ats.push_back(operand(p, at, "concat"));
+        return concat(ats, axis);
+      },
+      py::arg("parts"), py::arg("axis"), py::arg("loc") = py::none());
+  m.def(
+      "one_hot",
+      [](const py::object &labels, int64_t classes, py::object loc) {
+        return oneHot(operand(labels, locate(loc), "one_hot"), classes);
+      },
+      py::arg("labels"), py::arg("classes"), py::arg("loc") = py::none());
+
+  py::class_<PyCaptured>(m, "Captured",
+                         "A forward function captured by capture().")
+      .def(
+          "__call__",
+          [](PyCaptured &c, py::object inputs, py::kwargs kwargs) {
+            auto r = c.captured(callInputs(inputs, kwargs), locate(py::none()));
+            return finishCall(std::move(r), *c.pending);
+          },
+          py::arg("inputs") = py::none())
+      .def_property_readonly(
+          "why_recorded",
+          [](const PyCaptured &c) { return c.captured.whyRecorded(); })
+      .def_property_readonly(
+          "stats",
+          [](const PyCaptured &c) { return statsDict(c.captured.stats()); })
+      .def("free", [](PyCaptured &c) { check(c.captured.free()); });
+
+  py::class_<PyCapturedStep>(m, "CapturedStep",
+                             "A training step captured by capture_step().")
+      .def(
+          "__call__",
+          [](PyCapturedStep &c, py::object inputs, py::kwargs kwargs) {
+            auto r = c.step(callInputs(inputs, kwargs), locate(py::none()));
+            return finishCall(std::move(r), *c.pending);
+          },
+          py::arg("inputs") = py::none())
+      .def(
+          "set_learning_rate",
+          [](PyCapturedStep &c, double lr) {
+            check(c.step.setLearningRate(lr));
+          },
+          py::arg("lr"))
+      .def(
+          "set_max_grad_norm",
+          [](PyCapturedStep &c, double v) { check(c.step.setMaxGradNorm(v)); },
+          py::arg("max_grad_norm"))
+      .def("train_state",
+           [](const PyCapturedStep &c) {
+             return trainStateDict(take(c.step.trainState()));
+           })
+      .def_property_readonly(
+          "why_recorded",
+          [](const PyCapturedStep &c) { return c.step.whyRecorded(); })
+      .def_property_readonly(
+          "stats",
+          [](const PyCapturedStep &c) { return statsDict(c.step.stats()); })
+      .def("free", [](PyCapturedStep &c) { check(c.step.free()); });
+
+  m.def(
+      "capture",
+      [](py::object fn, Params &params, size_t maxRecordings,
+         const std::string &target, bool fuse) {
+        auto pending = std::make_shared<PendingError>();
+        CaptureOptions options;
+        options.maxRecordings = maxRecordings;
+        options.compile = compileOptionsOf(target, fuse);
+        Captured c = capture::capture(wrap(std::move(fn), pending, "output"),
+                                      params, options, locate(py::none()));
+        return PyCaptured{std::move(c), std::move(pending)};
+      },
+      py::arg("fn"), py::arg("params"), py::arg("max_recordings") = 8,
+      py::arg("target") = "lavapipe", py::arg("fuse") = true,
+      py::keep_alive<0, 2>(),
+      "Captures fn(inputs: {name: Tensor}) -> {name: Tensor} over params: "
+      "recorded once per input signature, replayed afterwards.");
+  m.def(
+      "capture_step",
+      [](py::object fn, Params &params, double lr,
+         std::pair<double, double> betas, double eps, double weightDecay,
+         std::optional<double> maxGradNorm, const std::string &target,
+         bool fuse) {
+        auto pending = std::make_shared<PendingError>();
+        CaptureOptions options;
+        options.compile = compileOptionsOf(target, fuse);
+        StepOptions step;
+        step.maxGradNorm = maxGradNorm;
+        CapturedStep c =
+            capture::captureStep(wrap(std::move(fn), pending, "loss"), params,
+                                 adamwOf(lr, betas, eps, weightDecay), step,
+                                 options, locate(py::none()));
+        return PyCapturedStep{std::move(c), std::move(pending)};
+      },
+      py::arg("fn"), py::arg("params"), py::arg("lr") = 1e-3,
+      py::arg("betas") = std::make_pair(0.9, 0.999), py::arg("eps") = 1e-8,
+      py::arg("weight_decay") = 0.01, py::arg("max_grad_norm") = py::none(),
+      py::arg("target") = "lavapipe", py::arg("fuse") = true,
+      py::keep_alive<0, 2>(),
+      "Captures a training step: fn's first output is the loss; the "
+      "compiler adds the backward pass, the clipping and AdamW.");
+
+  py::class_<Tracer>(m, "Tracer",
+                     "Records a module (weights and entries) for capture-aot "
+                     "or an in-process compile.")
+      .def(py::init([](Params *params) {
+             return params ? std::make_unique<Tracer>(*params)
+                           : std::make_unique<Tracer>();
+           }),
+           py::arg("params") = nullptr, py::keep_alive<1, 2>())
+      .def_property_readonly(
+          "params", [](Tracer &t) -> Params & { return t.params(); },
+          py::return_value_policy::reference_internal)
+      .def(
+          "forward",
+          [](Tracer &t, const std::string &name, const py::dict &inputs,
+             py::object fn) {
+            auto pending = std::make_shared<PendingError>();
+            rt::Status s = t.forward(name, inputSpecs(inputs),
+                                     wrap(std::move(fn), pending, "output"),
+                                     locate(py::none()));
+            if (s.isError())
+              pending->reraise();
+            check(s);
+          },
+          py::arg("name"), py::arg("inputs"), py::arg("fn"),
+          "Records a forward entry; inputs are {name: shape} or "
+          "{name: (shape, dtype)}.")
+      .def(
+          "train_step",
+          [](Tracer &t, const std::string &name, const py::dict &inputs,
+             py::object fn, double lr, std::pair<double, double> betas,
+             double eps, double weightDecay,
+             std::optional<double> maxGradNorm) {
+            auto pending = std::make_shared<PendingError>();
+            StepOptions step;
+            step.maxGradNorm = maxGradNorm;
+            rt::Status s = t.trainStep(
+                name, inputSpecs(inputs), wrap(std::move(fn), pending, "loss"),
+                adamwOf(lr, betas, eps, weightDecay), step, locate(py::none()));
+            if (s.isError())
+              pending->reraise();
+            check(s);
+          },
+          py::arg("name"), py::arg("inputs"), py::arg("fn"),
+          py::arg("lr") = 1e-3, py::arg("betas") = std::make_pair(0.9, 0.999),
+          py::arg("eps") = 1e-8, py::arg("weight_decay") = 0.01,
+          py::arg("max_grad_norm") = py::none())
+      .def("to_mlir", [](const Tracer &t) { return take(t.toMlir()); })
+      .def(
+          "compile",
+          [](const Tracer &t, const std::string &target, bool fuse) {
+            std::vector<uint8_t> bytes =
+                take(t.compile(compileOptionsOf(target, fuse)));
+            return py::bytes(reinterpret_cast<const char *>(bytes.data()),
+                             bytes.size());
+          },
+          py::arg("target") = "lavapipe", py::arg("fuse") = true,
+          "Compiles in-process into module-file bytes (Module.load).")
+      .def_property_readonly("entries", &Tracer::entries);
+}

@@ -1,0 +1,197 @@
+"""The C++ tracer bound into Python: capture() and capture_step() over
+Params record once and replay; values match numpy; errors, the guard and a
+shape error name this file's lines; a Python exception inside a traced
+function propagates unchanged and leaves nothing behind; a tensor kept from
+an earlier trace is refused.
+
+Run by ctest `python.tracer`.
+"""
+import os
+import unittest
+
+import numpy as np
+
+import capture
+
+HERE = os.path.abspath(__file__)
+
+
+def line(text):
+    """The line of this file marked `# text`."""
+    with open(HERE) as f:
+        hits = [i for i, l in enumerate(f, 1) if l.rstrip().endswith(
+            "# " + text)]
+    assert len(hits) == 1, (text, hits)
+    return hits[0]
+
+
+class TracerTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.device = capture.Device()
+
+    def linear_params(self):
+        p = capture.Params(self.device)
+        w = p.weight("fc.weight", [3, 4], capture.Init.linear(4, seed=1))
+        b = p.weight("fc.bias", [3], capture.Init.linear(4, seed=2))
+        return p, w, b
+
+    def test_forward_matches_numpy_and_replays(self):
+        p, w, b = self.linear_params()
+        f = capture.capture(lambda i: {"y": capture.tanh(
+            capture.linear(i["x"], w, b))}, p)
+        x = np.linspace(-1, 1, 8 * 4, dtype=np.float32).reshape(8, 4)
+        y = f(x=x)["y"]
+        v = p.values()
+        np.testing.assert_allclose(
+            y, np.tanh(x @ v["fc.weight"].T + v["fc.bias"]), rtol=1e-5,
+            atol=1e-6)
+        self.assertIn("first call", f.why_recorded)
+        f(x=x)
+        self.assertEqual(f.why_recorded, "")
+        f(x=x[:2])  # a new signature records again
+        self.assertIn("new input signature", f.why_recorded)
+        self.assertEqual(f.stats["recordings"], 2)
+        self.assertEqual(f.stats["replays"], 1)
+
+    def test_operators_and_methods(self):
+        p = capture.Params(self.device)
+        s = p.weight("s", [4], capture.Init.constant(2.0), trainable=False)
+        f = capture.capture(lambda i: {
+            "a": (1.0 - i["x"] * s) / 2.0 + s,
+            "b": (i["x"] @ i["m"]).sum(axis=1),
+            "c": (-i["x"]).exp().mean(),
+            "d": i["x"].T ** 2}, p)
+        x = np.arange(8, dtype=np.float32).reshape(2, 4) / 8
+        m = np.ones((4, 3), np.float32)
+        out = f(x=x, m=m)
+        np.testing.assert_allclose(out["a"], (1 - x * 2) / 2 + 2, rtol=1e-6)
+        np.testing.assert_allclose(out["b"], (x @ m).sum(axis=1), rtol=1e-6)
+        np.testing.assert_allclose(out["c"], np.exp(-x).mean(), rtol=1e-6)
+        np.testing.assert_allclose(out["d"], x.T ** 2, rtol=1e-6)
+
+    def test_training_step_learns_and_keeps_hyperparameters(self):
+        p, w, b = self.linear_params()
+        step = capture.capture_step(
+            lambda i: {"loss": capture.mse(capture.linear(i["x"], w, b),
+                                           i["y"])},
+            p, lr=0.05, max_grad_norm=1.0)
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((16, 4)).astype(np.float32)
+        y = (x @ rng.standard_normal((4, 3))).astype(np.float32)
+        losses = [float(step(x=x, y=y)["loss"]) for _ in range(30)]
+        self.assertLess(losses[-1], 0.5 * losses[0])
+        step.set_learning_rate(0.01)
+        step.set_max_grad_norm(0.5)
+        step(x=x, y=y)
+        self.assertEqual(step.stats["recordings"], 1)
+        state = step.train_state()
+        self.assertEqual(state["step"], 31)
+        self.assertAlmostEqual(state["lr"], 0.01)
+        # The forward over the same Params reads the trained weights.
+        f = capture.capture(lambda i: {"y": capture.linear(i["x"], w, b)}, p)
+        v = p.values()
+        np.testing.assert_allclose(f(x=x)["y"],
+                                   x @ v["fc.weight"].T + v["fc.bias"],
+                                   rtol=1e-5, atol=1e-5)
+        with self.assertRaisesRegex(capture.Error, "shapes"):
+            step(x=x[:2], y=y[:2])
+
+    def test_nan_batch_is_refused(self):
+        p, w, b = self.linear_params()
+        step = capture.capture_step(
+            lambda i: capture.mse(capture.linear(i["x"], w, b), i["y"]), p,
+            max_grad_norm=1.0)
+        x = np.ones((2, 4), np.float32)
+        y = np.ones((2, 3), np.float32)
+        step(x=x, y=y)
+        before = p.values()
+        with self.assertRaises(capture.UpdateRefused):
+            step(x=np.full((2, 4), np.nan, np.float32), y=y)
+        for k, v in p.values().items():
+            np.testing.assert_array_equal(v, before[k])
+
+    def test_shape_error_names_this_line(self):
+        p, w, b = self.linear_params()
+
+        def bad(i):
+            return {"y": i["x"] + i["z"]}  # shape error here
+
+        f = capture.capture(bad, p)
+        with self.assertRaises(capture.Error) as e:
+            f(x=np.ones((2, 4), np.float32), z=np.ones((3, 4), np.float32))
+        self.assertIn("%s:%d" % (HERE, line("shape error here")),
+                      str(e.exception))
+        self.assertIn("do not broadcast", str(e.exception))
+
+    def test_guard_refuses_item_at_its_line(self):
+        p, w, b = self.linear_params()
+
+        def reads_back(i):
+            v = i["x"].sum().item()  # host read-back here
+            return {"y": i["x"] * v}
+
+        with self.assertRaises(capture.Error) as e:
+            capture.capture(reads_back, p)(x=np.ones((2, 4), np.float32))
+        self.assertIn("%s:%d" % (HERE, line("host read-back here")),
+                      str(e.exception))
+
+    def test_python_exception_propagates_and_nothing_is_left(self):
+        p, w, b = self.linear_params()
+        calls = []
+
+        def fn(i):
+            calls.append(1)
+            if len(calls) == 1:
+                raise KeyError("boom")
+            return {"y": capture.linear(i["x"], w, b)}
+
+        f = capture.capture(fn, p)
+        with self.assertRaises(KeyError):
+            f(x=np.ones((2, 4), np.float32))
+        self.assertEqual(f.stats["cached"], 0)
+        self.assertEqual(f(x=np.ones((2, 4), np.float32))["y"].shape, (2, 3))
+
+    def test_tensor_from_an_earlier_trace_is_refused(self):
+        p, w, b = self.linear_params()
+        kept = []
+
+        def fn(i):
+            if kept:
+                return {"y": i["x"] + kept[0]}
+            kept.append(i["x"])
+            return {"y": i["x"]}
+
+        f = capture.capture(fn, p)
+        f(x=np.ones((2, 4), np.float32))
+        with self.assertRaisesRegex(ValueError, "trace that has finished"):
+            f(x=np.ones((3, 4), np.float32))
+        self.assertEqual(kept[0].shape, [])  # never read again
+
+    def test_bad_operands_are_type_errors(self):
+        p, w, b = self.linear_params()
+        with self.assertRaisesRegex(TypeError, "expected a capture.Tensor"):
+            capture.capture(lambda i: {"y": capture.tanh("x")}, p)(
+                x=np.ones((1, 4), np.float32))
+        with self.assertRaisesRegex(TypeError, "expected a capture.Tensor, a "
+                                    "dict"):
+            capture.capture(lambda i: 3, p)(x=np.ones((1, 4), np.float32))
+
+    def test_tracer_to_mlir_and_compile(self):
+        t = capture.Tracer()
+        w = t.params.weight("w", [2, 2], capture.Init.constant(0.5))
+        t.forward("f", {"x": [3, 2], "k": ([3], "int32")},
+                  lambda i: {"y": capture.matmul(i["x"], w)})
+        text = t.to_mlir()
+        self.assertIn("ag.forward @f", text)
+        self.assertIn(HERE, text)  # ops located at this file
+        m = capture.Module.load(self.device, t.compile())
+        y = m.run("f", {"x": np.ones((3, 2), np.float32),
+                        "k": np.zeros(3, np.int32)})["y"]
+        np.testing.assert_allclose(y, np.ones((3, 2)), rtol=1e-6)
+        with self.assertRaisesRegex(TypeError, "int64"):
+            t.forward("g", {"x": ([2], "int64")}, lambda i: {"y": i["x"]})
+
+
+if __name__ == "__main__":
+    unittest.main()
