@@ -91,8 +91,9 @@ struct CapturedState {
   /// The callable's entry.
   const char *entry() const { return train ? "train" : "forward"; }
   /// One call, from `loc`.
-  rt::Result<std::vector<rt::NamedTensor>>
-  call(const std::vector<rt::NamedTensor> &inputs, const SourceLoc &loc);
+  rt::Result<rt::RunResult> call(const std::vector<rt::NamedTensor> &inputs,
+                                 const rt::RunOptions &runOptions,
+                                 const SourceLoc &loc);
   /// Traces, compiles and loads the recording of `specs`.
   rt::Result<uint64_t> record(const std::vector<Tracer::InputSpec> &specs);
   /// Restores the hyperparameters and any saved optimizer state into the
@@ -187,8 +188,9 @@ CapturedState::record(const std::vector<Tracer::InputSpec> &specs) {
   return id;
 }
 
-rt::Result<std::vector<rt::NamedTensor>>
+rt::Result<rt::RunResult>
 CapturedState::call(const std::vector<rt::NamedTensor> &inputs,
+                    const rt::RunOptions &runOptions,
                     const SourceLoc &callLoc) {
   std::string where = std::string(what()) + ": ";
   if (!params->alive)
@@ -292,7 +294,7 @@ CapturedState::call(const std::vector<rt::NamedTensor> &inputs,
     ++stats.replays;
   }
   ++stats.calls;
-  return module->run(entry(), inputs);
+  return module->runFull(entry(), inputs, runOptions);
 }
 
 rt::Status CapturedState::free() {
@@ -351,31 +353,48 @@ CapturedStep capture::captureStep(Tracer::Fn fn, Params &params, AdamW adamw,
   return CapturedStep(std::move(s));
 }
 
-rt::Result<std::vector<rt::NamedTensor>>
-Captured::operator()(const std::vector<rt::NamedTensor> &inputs,
-                     SourceLoc loc) {
-  return state_->call(inputs, loc);
+/// The outputs of `r`.
+static rt::Result<std::vector<rt::NamedTensor>>
+outputsOf(rt::Result<rt::RunResult> r) {
+  if (r.isError())
+    return r.status();
+  return std::move(r.value().outputs);
 }
-const std::string &Captured::whyRecorded() const { return state_->why; }
-CaptureStats Captured::stats() const {
+
+rt::Result<rt::RunResult>
+CapturedFunction::run(const std::vector<rt::NamedTensor> &inputs,
+                      const rt::RunOptions &options, SourceLoc loc) {
+  return state_->call(inputs, options, loc);
+}
+rt::Result<const rt::Module *> CapturedFunction::module() const {
+  rt::Module *m = state_->cache.empty()
+                      ? nullptr
+                      : state_->params->module(state_->cache.front().module);
+  if (!m)
+    return rt::Status::error(std::string(state_->what()) +
+                             ": no recording is loaded (before the first "
+                             "call, or after free())");
+  return static_cast<const rt::Module *>(m);
+}
+const std::string &CapturedFunction::whyRecorded() const { return state_->why; }
+CaptureStats CapturedFunction::stats() const {
   CaptureStats s = state_->stats;
   s.cached = state_->cache.size();
   return s;
 }
-rt::Status Captured::free() { return state_->free(); }
+rt::Status CapturedFunction::free() { return state_->free(); }
+
+rt::Result<std::vector<rt::NamedTensor>>
+Captured::operator()(const std::vector<rt::NamedTensor> &inputs,
+                     SourceLoc loc) {
+  return outputsOf(state_->call(inputs, rt::RunOptions(), loc));
+}
 
 rt::Result<std::vector<rt::NamedTensor>>
 CapturedStep::operator()(const std::vector<rt::NamedTensor> &inputs,
                          SourceLoc loc) {
-  return state_->call(inputs, loc);
+  return outputsOf(state_->call(inputs, rt::RunOptions(), loc));
 }
-const std::string &CapturedStep::whyRecorded() const { return state_->why; }
-CaptureStats CapturedStep::stats() const {
-  CaptureStats s = state_->stats;
-  s.cached = state_->cache.size();
-  return s;
-}
-rt::Status CapturedStep::free() { return state_->free(); }
 
 /// The training step's loaded module, or null.
 static rt::Module *loadedStep(CapturedState &s) {

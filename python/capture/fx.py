@@ -316,10 +316,7 @@ class Imported:
         the loss function's parameter names): the forward and backward
         pass, the clipping and AdamW in one submission. Returns the outputs
         (loss, grad_norm and any others loss_fn returned) as numpy."""
-        if self._step is None:
-            raise capture.Error("no training step: import_module was given "
-                                "no loss_fn")
-        return self._step(self._arrays(inputs, kwargs))
+        return self._require_step()(self._arrays(inputs, kwargs))
 
     def forward(self, inputs=None, **kwargs):
         """The model's forward on the current (trained) weights, recorded
@@ -375,6 +372,22 @@ class Imported:
                                   for n, a in arrays.items()},
                       self._forward_graph.run)
         return t.to_mlir()
+
+    def census(self):
+        """The training step's census: dispatches, barriers, kernels,
+        buffer bytes (Module.census)."""
+        return self._require_step().census()
+
+    def profile(self, inputs=None, **kwargs):
+        """One training step, profiled: the outputs and 'profile' (host
+        stages and device times). It trains like step()."""
+        return self._require_step().profile(self._arrays(inputs, kwargs))
+
+    def _require_step(self):
+        if self._step is None:
+            raise capture.Error("no training step: import_module was given "
+                                "no loss_fn")
+        return self._step
 
     @property
     def why_recorded(self):

@@ -2,6 +2,8 @@
 
 #include "convert.h"
 
+#include <pybind11/stl.h>
+
 #include <cstring>
 
 using namespace capture;
@@ -114,4 +116,70 @@ py::dict python::trainStateDict(const TrainState &s) {
              py::arg("weight_decay") = s.adamw.weightDecay);
   d["max_grad_norm"] = s.maxGradNorm ? py::cast(*s.maxGradNorm) : py::none();
   return d;
+}
+
+py::dict python::censusDict(const Module &module) {
+  Result<ModuleCensus> r = moduleCensus(module.desc());
+  if (r.isError())
+    raise(r.status());
+  const ModuleCensus &c = r.value();
+  py::list entries, kernels, buffers;
+  for (const EntryCensus &e : c.entries)
+    entries.append(py::dict(
+        py::arg("name") = e.name, py::arg("kind") = entryKindName(e.kind),
+        py::arg("dispatches") = e.dispatches, py::arg("barriers") = e.barriers,
+        py::arg("kernels") = e.kernels, py::arg("workgroups") = e.workgroups,
+        py::arg("inputs") = e.inputs, py::arg("outputs") = e.outputs,
+        py::arg("probes") = e.probes, py::arg("input_bytes") = e.inputBytes,
+        py::arg("output_bytes") = e.outputBytes,
+        py::arg("scratch_bytes") = e.scratchBytes,
+        py::arg("scratch_live_bytes") = e.scratchLiveBytes));
+  for (const KernelCensus &k : c.kernels)
+    kernels.append(py::dict(py::arg("name") = k.name,
+                            py::arg("bindings") = k.numBindings,
+                            py::arg("texel_bindings") = k.texelBindings,
+                            py::arg("workgroup_size") = k.workgroupSize,
+                            py::arg("spirv_bytes") = k.spirvBytes,
+                            py::arg("dispatches") = k.dispatches));
+  for (const BufferKindCensus &b : c.buffers)
+    buffers.append(py::dict(py::arg("kind") = bufferKindName(b.kind),
+                            py::arg("buffers") = b.buffers,
+                            py::arg("bytes") = b.bytes));
+  return py::dict(
+      py::arg("producer") = c.producer,
+      py::arg("format_version") = c.formatVersion,
+      py::arg("binding_alignment") = c.bindingAlignment,
+      py::arg("buffer_bytes") = c.bufferBytes, py::arg("weights") = c.weights,
+      py::arg("trainable_weights") = c.trainableWeights,
+      py::arg("weight_bytes") = c.weightBytes, py::arg("entries") = entries,
+      py::arg("kernels") = kernels, py::arg("buffers") = buffers);
+}
+
+py::dict python::profileDict(const Profile &p) {
+  py::list kernels;
+  for (const KernelProfile &k : p.kernels)
+    kernels.append(py::dict(py::arg("name") = k.name,
+                            py::arg("dispatches") = k.dispatches,
+                            py::arg("device_us") = k.deviceUs));
+  py::dict host(py::arg("pack_us") = p.host.packUs,
+                py::arg("record_us") = p.host.recordUs,
+                py::arg("submit_us") = p.host.submitUs,
+                py::arg("wait_us") = p.host.waitUs,
+                py::arg("unpack_us") = p.host.unpackUs);
+  return py::dict(
+      py::arg("entry") = p.entry, py::arg("eager") = p.eager,
+      py::arg("submissions") = p.submissions, py::arg("host") = host,
+      py::arg("has_device_times") = p.hasDeviceTimes,
+      py::arg("no_device_times") = p.noDeviceTimes,
+      py::arg("submission_us") = p.submissionUs,
+      py::arg("dispatch_us") = p.dispatchUs, py::arg("kernels") = kernels);
+}
+
+RunOptions python::runOptions(std::vector<std::string> probes, bool eager,
+                              bool profiled, Profile &profile) {
+  RunOptions options;
+  options.probes = std::move(probes);
+  options.eager = eager;
+  options.profile = profiled ? &profile : nullptr;
+  return options;
 }

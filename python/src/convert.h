@@ -10,6 +10,7 @@
 #ifndef CAPTURE_PYTHON_CONVERT_H
 #define CAPTURE_PYTHON_CONVERT_H
 
+#include "capture/rt/census.h"
 #include "capture/rt/module.h"
 #include "capture/rt/status.h"
 #include "capture/rt/tensor.h"
@@ -56,6 +57,16 @@ std::vector<rt::NamedTensor> toTensors(const py::dict &values);
 py::dict toDict(const std::vector<rt::NamedTensor> &values);
 /// A training step's counter and hyperparameters as a dict.
 py::dict trainStateDict(const rt::TrainState &s);
+/// What a module contains (rt::moduleCensus of its description) as a dict:
+/// module-wide counts, and "entries", "kernels" and "buffers" as lists.
+py::dict censusDict(const rt::Module &module);
+/// A profiled run's measurements as a dict (host stages and device times
+/// in microseconds).
+py::dict profileDict(const rt::Profile &p);
+/// The run options of a Python call: probes, eager, and a profile into
+/// `profile` when `profiled`.
+rt::RunOptions runOptions(std::vector<std::string> probes, bool eager,
+                          bool profiled, rt::Profile &profile);
 
 } // namespace capture::python
 

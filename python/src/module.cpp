@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/module.h"
+#include "capture/rt/census.h"
 #include "capture/rt/device.h"
 
 #include "convert.h"
@@ -108,20 +109,37 @@ PYBIND11_MODULE(_capture, m) {
       .def(
           "run",
           [](PyModule &p, const std::string &entry, py::dict inputs,
-             std::vector<std::string> probes) {
-            RunOptions options;
-            options.probes = std::move(probes);
-            RunResult r =
-                take(p.module->runFull(entry, toTensors(inputs), options));
-            py::dict out = toDict(r.outputs);
+             std::vector<std::string> probes, bool eager, bool profiled) {
+            Profile profile;
+            RunOptions options =
+                runOptions(std::move(probes), eager, profiled, profile);
+            Result<RunResult> r =
+                p.module->runFull(entry, toTensors(inputs), options);
+            py::dict out = toDict(take(std::move(r)).outputs);
             if (!options.probes.empty())
-              out["probes"] = toDict(r.probes);
+              out["probes"] = toDict(r.value().probes);
+            if (profiled)
+              out["profile"] = profileDict(profile);
             return out;
           },
           py::arg("entry"), py::arg("inputs"),
           py::arg("probes") = std::vector<std::string>(),
+          py::arg("eager") = false, py::arg("profile") = false,
           "Replays an entry (for a training entry: one step) on a dict of "
-          "numpy arrays; returns a dict of the outputs (and 'probes').")
+          "numpy arrays; returns a dict of the outputs (and 'probes', and "
+          "with profile=True 'profile': host stages and device times). "
+          "eager=True runs one submission per kernel instead.")
+      .def(
+          "census", [](const PyModule &p) { return censusDict(*p.module); },
+          "What the module contains: kernels, dispatches, barriers, buffer "
+          "bytes and the scratch liveness bound, per entry.")
+      .def(
+          "entry_graph",
+          [](const PyModule &p, const std::string &entry) {
+            return take(formatEntryGraph(p.module->desc(), entry));
+          },
+          py::arg("entry"),
+          "The entry's schedule, one line per dispatch and barrier.")
       .def(
           "params",
           [](PyModule &p) { return toDict(take(p.module->getParams())); },

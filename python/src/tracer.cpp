@@ -276,29 +276,67 @@ py::dict statsDict(const CaptureStats &s) {
       py::arg("cached") = s.cached);
 }
 
-/// A captured forward function with the error slot of its Python function.
-struct PyCaptured {
+/// A captured callable (Captured or CapturedStep) with the error slot of
+/// its Python function.
+template <typename C> struct PyCallable {
   /// The callable.
-  Captured captured;
+  C callable;
   /// Where its function's exceptions wait.
   std::shared_ptr<PendingError> pending;
-};
 
-/// A captured training step with the error slot of its Python function.
-struct PyCapturedStep {
-  /// The callable.
-  CapturedStep step;
-  /// Where its function's exceptions wait.
-  std::shared_ptr<PendingError> pending;
+  /// One call: the outputs, or the Python exception its trace raised, or
+  /// the error.
+  py::dict call(const py::object &inputs, const py::kwargs &kwargs) {
+    auto r = callable(callInputs(inputs, kwargs), locate(py::none()));
+    if (r.isError())
+      pending->reraise();
+    return toDict(take(std::move(r)));
+  }
 };
+using PyCaptured = PyCallable<Captured>;
+using PyCapturedStep = PyCallable<CapturedStep>;
 
-/// The outputs of a call, or the Python exception its trace raised, or the
-/// error.
-py::dict finishCall(rt::Result<std::vector<rt::NamedTensor>> r,
-                    PendingError &pending) {
-  if (r.isError())
-    pending.reraise();
-  return toDict(take(std::move(r)));
+/// What both callables' bindings share: why_recorded, stats, free, and the
+/// recording's census, entry graph and a profiled or eager call.
+template <typename C> void addShared(py::class_<PyCallable<C>> &c) {
+  using W = PyCallable<C>;
+  c.def("__call__", &W::call, py::arg("inputs") = py::none())
+      .def_property_readonly(
+          "why_recorded", [](const W &w) { return w.callable.whyRecorded(); },
+          "Why the last call traced the function ('' when it replayed).")
+      .def_property_readonly(
+          "stats", [](const W &w) { return statsDict(w.callable.stats()); })
+      .def("free", [](W &w) { check(w.callable.free()); })
+      .def(
+          "census",
+          [](const W &w) { return censusDict(*take(w.callable.module())); },
+          "The census of the most recently used recording's module.")
+      .def(
+          "entry_graph",
+          [](const W &w) {
+            const rt::Module *m = take(w.callable.module());
+            return take(rt::formatEntryGraph(m->desc(),
+                                             m->desc().entries.front().name));
+          },
+          "The recording's schedule, one line per dispatch and barrier.")
+      .def(
+          "profile",
+          [](W &w, const py::object &inputs, bool eager,
+             const py::kwargs &kwargs) {
+            rt::Profile profile;
+            auto r = w.callable.run(callInputs(inputs, kwargs),
+                                    runOptions({}, eager, true, profile),
+                                    locate(py::none()));
+            if (r.isError())
+              w.pending->reraise();
+            py::dict out = toDict(take(std::move(r)).outputs);
+            out["profile"] = profileDict(profile);
+            return out;
+          },
+          py::arg("inputs") = py::none(), py::kw_only(),
+          py::arg("eager") = false,
+          "A profiled call (eager=True: one submission per kernel): the "
+          "outputs and 'profile', the host stages and device times.");
 }
 
 AdamW adamwOf(double lr, std::pair<double, double> betas, double eps,
@@ -628,53 +666,28 @@ void capture::python::bindTracer(py::module_ &m) {
       },
       py::arg("labels"), py::arg("classes"), py::arg("loc") = py::none());
 
-  py::class_<PyCaptured>(m, "Captured",
-                         "A forward function captured by capture().")
-      .def(
-          "__call__",
-          [](PyCaptured &c, py::object inputs, py::kwargs kwargs) {
-            auto r = c.captured(callInputs(inputs, kwargs), locate(py::none()));
-            return finishCall(std::move(r), *c.pending);
-          },
-          py::arg("inputs") = py::none())
-      .def_property_readonly(
-          "why_recorded",
-          [](const PyCaptured &c) { return c.captured.whyRecorded(); })
-      .def_property_readonly(
-          "stats",
-          [](const PyCaptured &c) { return statsDict(c.captured.stats()); })
-      .def("free", [](PyCaptured &c) { check(c.captured.free()); });
+  py::class_<PyCaptured> captured(m, "Captured",
+                                  "A forward function captured by capture().");
+  addShared(captured);
 
-  py::class_<PyCapturedStep>(m, "CapturedStep",
-                             "A training step captured by capture_step().")
-      .def(
-          "__call__",
-          [](PyCapturedStep &c, py::object inputs, py::kwargs kwargs) {
-            auto r = c.step(callInputs(inputs, kwargs), locate(py::none()));
-            return finishCall(std::move(r), *c.pending);
-          },
-          py::arg("inputs") = py::none())
-      .def(
+  py::class_<PyCapturedStep> step(
+      m, "CapturedStep", "A training step captured by capture_step().");
+  addShared(step);
+  step.def(
           "set_learning_rate",
           [](PyCapturedStep &c, double lr) {
-            check(c.step.setLearningRate(lr));
+            check(c.callable.setLearningRate(lr));
           },
           py::arg("lr"))
       .def(
           "set_max_grad_norm",
-          [](PyCapturedStep &c, double v) { check(c.step.setMaxGradNorm(v)); },
+          [](PyCapturedStep &c, double v) {
+            check(c.callable.setMaxGradNorm(v));
+          },
           py::arg("max_grad_norm"))
-      .def("train_state",
-           [](const PyCapturedStep &c) {
-             return trainStateDict(take(c.step.trainState()));
-           })
-      .def_property_readonly(
-          "why_recorded",
-          [](const PyCapturedStep &c) { return c.step.whyRecorded(); })
-      .def_property_readonly(
-          "stats",
-          [](const PyCapturedStep &c) { return statsDict(c.step.stats()); })
-      .def("free", [](PyCapturedStep &c) { check(c.step.free()); });
+      .def("train_state", [](const PyCapturedStep &c) {
+        return trainStateDict(take(c.callable.trainState()));
+      });
 
   m.def(
       "capture",

@@ -120,6 +120,29 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(m.train_state("train")["refused_steps"], 1)
         m.run("train", batch)  # the next step works
 
+    def test_census_graph_and_profile_agree_with_capture_run(self):
+        m = self.load()
+        census = m.census()
+        info = subprocess.run([RUN, os.path.join(WORK, "ppo.capmod"),
+                               "--info"], capture_output=True, text=True,
+                              check=True).stdout
+        entry = census["entries"][0]
+        want = re.search(r"^  train +Train +(\d+) +(\d+) ", info, re.M)
+        self.assertIsNotNone(want, info)
+        self.assertEqual(entry["dispatches"], int(want.group(1)))
+        self.assertEqual(entry["barriers"], int(want.group(2)))
+        self.assertEqual(m.entry_graph("train").splitlines()[0],
+                         "entry 'train' (Train): %s dispatches, %s barriers"
+                         % (want.group(1), want.group(2)))
+        with self.assertRaisesRegex(capture.Error, "train"):
+            m.entry_graph("trian")
+        out = m.run("train", data("input"), profile=True)
+        self.assertEqual(out["profile"]["submissions"], 1)
+        self.assertEqual(out["profile"]["entry"], "train")
+        self.assertIn("loss", out)
+        eager = m.run("train", data("input"), eager=True, profile=True)
+        self.assertEqual(eager["profile"]["submissions"], entry["dispatches"])
+
     def test_devices_lists_the_device(self):
         names = [d["name"] for d in capture.devices()]
         self.assertIn(self.device.name, names)

@@ -7,6 +7,7 @@ an earlier trace is refused.
 Run by ctest `python.tracer`.
 """
 import os
+import re
 import unittest
 
 import numpy as np
@@ -96,6 +97,35 @@ class TracerTest(unittest.TestCase):
                                    rtol=1e-5, atol=1e-5)
         with self.assertRaisesRegex(capture.Error, "shapes"):
             step(x=x[:2], y=y[:2])
+
+    def test_census_entry_graph_and_profile(self):
+        p, w, b = self.linear_params()
+        step = capture.capture_step(
+            lambda i: capture.mse(capture.linear(i["x"], w, b), i["y"]), p,
+            max_grad_norm=1.0)
+        with self.assertRaisesRegex(capture.Error, "no recording is loaded"):
+            step.census()
+        x = np.ones((2, 4), np.float32)
+        y = np.ones((2, 3), np.float32)
+        step(x=x, y=y)
+        census = step.census()
+        entry = census["entries"][0]
+        self.assertEqual(entry["name"], "train")
+        self.assertEqual(entry["kind"], "Train")
+        self.assertGreater(entry["dispatches"], 0)
+        self.assertEqual(census["trainable_weights"], 2)
+        graph = step.entry_graph()
+        self.assertIn("entry 'train'", graph)
+        self.assertEqual(len(re.findall(r"^  d\d+ ", graph, re.M)),
+                         entry["dispatches"])
+        out = step.profile(x=x, y=y)
+        prof = out["profile"]
+        self.assertEqual(prof["submissions"], 1)
+        self.assertFalse(prof["eager"])
+        self.assertGreater(prof["host"]["wait_us"], 0)
+        eager = step.profile(x=x, y=y, eager=True)["profile"]
+        self.assertEqual(eager["submissions"], entry["dispatches"])
+        self.assertEqual(step.train_state()["step"], 3)  # profiled steps train
 
     def test_nan_batch_is_refused(self):
         p, w, b = self.linear_params()

@@ -69,8 +69,40 @@ struct CaptureStats {
   size_t cached = 0;
 };
 
-/// A forward computation captured by capture(). Copies share recordings.
-class Captured {
+/// What the callables of capture() and captureStep() share. Copies share
+/// recordings.
+class CapturedFunction {
+public:
+  /// As the call operator, with the runtime's run options: eager (one
+  /// submission per kernel, the baseline a replay is measured against),
+  /// profile (host stages and device times) and probes.
+  rt::Result<rt::RunResult> run(const std::vector<rt::NamedTensor> &inputs,
+                                const rt::RunOptions &options,
+                                SourceLoc loc = SourceLoc::current());
+  /// The loaded module of the most recently used recording: its
+  /// description (rt::moduleCensus, rt::formatEntryGraph) and counters. An
+  /// error before the first call and after free(). Valid until the next
+  /// call records or frees it.
+  rt::Result<const rt::Module *> module() const;
+  /// Why the last call traced the function ("" when it replayed).
+  const std::string &whyRecorded() const;
+  /// Counters.
+  CaptureStats stats() const;
+  /// Releases every recording's device memory; the next call records
+  /// again. The weights' values are kept on the host, and a training
+  /// step's optimizer state (both moments and the step counter), from which
+  /// the next call resumes.
+  rt::Status free();
+
+protected:
+  explicit CapturedFunction(std::shared_ptr<detail::CapturedState> state)
+      : state_(std::move(state)) {}
+  /// Shared by copies.
+  std::shared_ptr<detail::CapturedState> state_;
+};
+
+/// A forward computation captured by capture().
+class Captured : public CapturedFunction {
 public:
   /// Runs the function on named host arrays: replays the recording of
   /// their signature, recording it first when there is none. Every input
@@ -80,24 +112,14 @@ public:
   rt::Result<std::vector<rt::NamedTensor>>
   operator()(const std::vector<rt::NamedTensor> &inputs,
              SourceLoc loc = SourceLoc::current());
-  /// Why the last call traced the function ("" when it replayed).
-  const std::string &whyRecorded() const;
-  /// Counters.
-  CaptureStats stats() const;
-  /// Releases every recording's device memory; the next call records
-  /// again. The weights' values are kept.
-  rt::Status free();
 
 private:
   friend Captured capture(Tracer::Fn, Params &, CaptureOptions, SourceLoc);
-  explicit Captured(std::shared_ptr<detail::CapturedState> state)
-      : state_(std::move(state)) {}
-  /// Shared by copies.
-  std::shared_ptr<detail::CapturedState> state_;
+  using CapturedFunction::CapturedFunction;
 };
 
-/// A training step captured by captureStep(). Copies share the recording.
-class CapturedStep {
+/// A training step captured by captureStep().
+class CapturedStep : public CapturedFunction {
 public:
   /// One step on named host arrays (loss first among the outputs, and
   /// grad_norm): the forward and backward pass, the clipping and the AdamW
@@ -116,22 +138,11 @@ public:
   rt::Status setMaxGradNorm(double maxGradNorm);
   /// The step counter and hyperparameters of the next step.
   rt::Result<rt::TrainState> trainState() const;
-  /// Why the last call traced the function ("" when it replayed).
-  const std::string &whyRecorded() const;
-  /// Counters.
-  CaptureStats stats() const;
-  /// Releases the recording's device memory, keeping the optimizer state
-  /// (both moments and the step counter) and the weights' values on the
-  /// host; the next call records again and resumes from them.
-  rt::Status free();
 
 private:
   friend CapturedStep captureStep(Tracer::Fn, Params &, AdamW, StepOptions,
                                   CaptureOptions, SourceLoc);
-  explicit CapturedStep(std::shared_ptr<detail::CapturedState> state)
-      : state_(std::move(state)) {}
-  /// Shared by copies.
-  std::shared_ptr<detail::CapturedState> state_;
+  using CapturedFunction::CapturedFunction;
 };
 
 /// Captures the forward computation `fn` over `params`: a callable that
