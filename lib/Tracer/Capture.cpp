@@ -78,6 +78,12 @@ struct CapturedState {
   std::optional<SavedOptimizer> saved;
   /// Why the last call traced.
   std::string why;
+  /// The inputs (names, dtypes, shapes, in order) of the last call that
+  /// ran, whose recording is the cache's front: a call with the same
+  /// replays it without formatting a signature.
+  std::vector<
+      std::pair<std::string, std::pair<rt::DType, std::vector<int64_t>>>>
+      lastCall;
   /// Counters.
   CaptureStats stats;
 
@@ -91,7 +97,7 @@ struct CapturedState {
   /// The callable's entry.
   const char *entry() const { return train ? "train" : "forward"; }
   /// One call, from `loc`.
-  rt::Result<rt::RunResult> call(const std::vector<rt::NamedTensor> &inputs,
+  rt::Result<rt::RunResult> call(const std::vector<rt::TensorView> &inputs,
                                  const rt::RunOptions &runOptions,
                                  const SourceLoc &loc);
   /// Traces, compiles and loads the recording of `specs`.
@@ -111,11 +117,11 @@ using capture::detail::SavedOptimizer;
 
 /// The inputs as "name: f32 [2, 4]", sorted by name.
 static std::vector<std::string>
-signatureOf(const std::vector<rt::NamedTensor> &inputs) {
+signatureOf(const std::vector<rt::TensorView> &inputs) {
   std::vector<std::string> items;
-  for (const rt::NamedTensor &t : inputs)
-    items.push_back(t.name + ": " + rt::dtypeName(t.tensor.dtype) + " " +
-                    rt::formatShape(t.tensor.shape));
+  for (const rt::TensorView &t : inputs)
+    items.push_back(std::string(t.name) + ": " + rt::dtypeName(t.dtype) + " " +
+                    rt::formatShape(t.shapeVector()));
   std::sort(items.begin(), items.end());
   return items;
 }
@@ -189,7 +195,7 @@ CapturedState::record(const std::vector<Tracer::InputSpec> &specs) {
 }
 
 rt::Result<rt::RunResult>
-CapturedState::call(const std::vector<rt::NamedTensor> &inputs,
+CapturedState::call(const std::vector<rt::TensorView> &inputs,
                     const rt::RunOptions &runOptions,
                     const SourceLoc &callLoc) {
   std::string where = std::string(what()) + ": ";
@@ -207,23 +213,40 @@ CapturedState::call(const std::vector<rt::NamedTensor> &inputs,
                 "refuses; call it outside the traced function, or call the "
                 "function it wraps");
   }
-  std::vector<Tracer::InputSpec> specs;
-  std::set<std::string> names;
-  for (const rt::NamedTensor &in : inputs) {
-    if (!names.insert(in.name).second)
-      return rt::Status::error(where + "input '" + in.name +
-                               "' is given twice");
-    std::optional<uint64_t> n = rt::elementCount(in.tensor.shape);
-    if (!n || in.tensor.data.size() != *n * rt::dtypeSize(in.tensor.dtype))
-      return rt::Status::error(
-          where + "input '" + in.name + "' " +
-          rt::formatType(in.tensor.shape, in.tensor.dtype) + " needs " +
-          std::to_string(n.value_or(0) * 4) + " bytes of data, got " +
-          std::to_string(in.tensor.data.size()));
-    specs.push_back(
-        {in.name, in.tensor.shape,
-         in.tensor.dtype == rt::DType::I32 ? ElemType::I32 : ElemType::F32});
+  bool same = !cache.empty() && lastCall.size() == inputs.size();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const rt::TensorView &in = inputs[i];
+    for (size_t j = 0; j < i; ++j)
+      if (inputs[j].name == in.name)
+        return rt::Status::error(where + "input '" + std::string(in.name) +
+                                 "' is given twice");
+    std::vector<int64_t> shape = in.shapeVector();
+    std::optional<uint64_t> n = rt::elementCount(shape);
+    if (!n || in.bytes != *n * rt::dtypeSize(in.dtype))
+      return rt::Status::error(where + "input '" + std::string(in.name) + "' " +
+                               rt::formatType(shape, in.dtype) + " needs " +
+                               std::to_string(n.value_or(0) * 4) +
+                               " bytes of data, got " +
+                               std::to_string(in.bytes));
+    same = same && lastCall[i].first == in.name &&
+           lastCall[i].second.first == in.dtype &&
+           lastCall[i].second.second == shape;
   }
+  if (same) {
+    CAPTURE_RT_RETURN_IF_ERROR(params->sync());
+    if (rt::Module *module = params->module(cache.front().module)) {
+      why.clear();
+      ++stats.replays;
+      ++stats.calls;
+      return module->runViews(entry(), inputs, {}, runOptions);
+    }
+  }
+  lastCall.clear();
+  std::vector<Tracer::InputSpec> specs;
+  for (const rt::TensorView &in : inputs)
+    specs.push_back(
+        {std::string(in.name), in.shapeVector(),
+         in.dtype == rt::DType::I32 ? ElemType::I32 : ElemType::F32});
   std::vector<std::string> items = signatureOf(inputs);
   std::string sig = join(items);
   if (train && fixedSignature && items != *fixedSignature)
@@ -294,10 +317,13 @@ CapturedState::call(const std::vector<rt::NamedTensor> &inputs,
     ++stats.replays;
   }
   ++stats.calls;
-  return module->runFull(entry(), inputs, runOptions);
+  for (const rt::TensorView &in : inputs)
+    lastCall.push_back({std::string(in.name), {in.dtype, in.shapeVector()}});
+  return module->runViews(entry(), inputs, {}, runOptions);
 }
 
 rt::Status CapturedState::free() {
+  lastCall.clear();
   for (auto it = cache.begin(); it != cache.end();) {
     rt::Module *module = params->module(it->module);
     if (train && module) {
@@ -361,8 +387,23 @@ outputsOf(rt::Result<rt::RunResult> r) {
   return std::move(r.value().outputs);
 }
 
+/// Views of `inputs` (valid while they are).
+static std::vector<rt::TensorView>
+viewsOf(const std::vector<rt::NamedTensor> &inputs) {
+  std::vector<rt::TensorView> views;
+  views.reserve(inputs.size());
+  for (const rt::NamedTensor &t : inputs)
+    views.push_back(rt::TensorView::of(t));
+  return views;
+}
+
 rt::Result<rt::RunResult>
 CapturedFunction::run(const std::vector<rt::NamedTensor> &inputs,
+                      const rt::RunOptions &options, SourceLoc loc) {
+  return state_->call(viewsOf(inputs), options, loc);
+}
+rt::Result<rt::RunResult>
+CapturedFunction::run(const std::vector<rt::TensorView> &inputs,
                       const rt::RunOptions &options, SourceLoc loc) {
   return state_->call(inputs, options, loc);
 }
@@ -387,13 +428,13 @@ rt::Status CapturedFunction::free() { return state_->free(); }
 rt::Result<std::vector<rt::NamedTensor>>
 Captured::operator()(const std::vector<rt::NamedTensor> &inputs,
                      SourceLoc loc) {
-  return outputsOf(state_->call(inputs, rt::RunOptions(), loc));
+  return outputsOf(state_->call(viewsOf(inputs), rt::RunOptions(), loc));
 }
 
 rt::Result<std::vector<rt::NamedTensor>>
 CapturedStep::operator()(const std::vector<rt::NamedTensor> &inputs,
                          SourceLoc loc) {
-  return outputsOf(state_->call(inputs, rt::RunOptions(), loc));
+  return outputsOf(state_->call(viewsOf(inputs), rt::RunOptions(), loc));
 }
 
 /// The training step's loaded module, or null.

@@ -8,6 +8,7 @@
 
 using namespace capture;
 using namespace capture::rt;
+using capture::python::raise;
 namespace py = pybind11;
 
 namespace {
@@ -49,24 +50,23 @@ void python::setErrorTypes(py::object error, py::object updateRefused,
   throw py::error_already_set();
 }
 
-/// A numpy array as a HostTensor: f32 or i32, any layout (made C-contiguous
-/// here); other dtypes are an error naming the input.
-HostTensor python::toTensor(const std::string &name, const py::handle &value) {
+/// `value` as a C-contiguous float32 or int32 array (a copy only when it
+/// is not contiguous), with its dtype; other dtypes are an error naming
+/// input `name`.
+static py::array contiguous(const std::string &name, const py::handle &value,
+                            DType &dtype) {
   py::array any = py::array::ensure(value);
   if (!any)
     raise(Status::error("input '" + name + "': expected a numpy array, got " +
                             std::string(py::str(py::type::of(value))),
                         StatusCode::InvalidArgument));
-  std::vector<int64_t> shape(any.shape(), any.shape() + any.ndim());
-  if (py::isinstance<py::array_t<float>>(any) ||
-      any.dtype().is(py::dtype::of<float>())) {
-    auto a = py::array_t<float, py::array::c_style | py::array::forcecast>(any);
-    return HostTensor::fromRaw(DType::F32, shape, a.data(), a.nbytes());
+  if (any.dtype().is(py::dtype::of<float>())) {
+    dtype = DType::F32;
+    return py::array_t<float, py::array::c_style | py::array::forcecast>(any);
   }
   if (any.dtype().is(py::dtype::of<int32_t>())) {
-    auto a =
-        py::array_t<int32_t, py::array::c_style | py::array::forcecast>(any);
-    return HostTensor::fromRaw(DType::I32, shape, a.data(), a.nbytes());
+    dtype = DType::I32;
+    return py::array_t<int32_t, py::array::c_style | py::array::forcecast>(any);
   }
   if (any.dtype().kind() == 'f' || any.dtype().kind() == 'i')
     raise(Status::error(
@@ -81,15 +81,50 @@ HostTensor python::toTensor(const std::string &name, const py::handle &value) {
                       StatusCode::InvalidArgument));
 }
 
-/// A HostTensor as a new numpy array (one copy out of the staging data).
-py::array python::toArray(const HostTensor &t) {
+static std::vector<int64_t> shapeOf(const py::array &a) {
+  return std::vector<int64_t>(a.shape(), a.shape() + a.ndim());
+}
+
+HostTensor python::toTensor(const std::string &name, const py::handle &value) {
+  DType dtype;
+  py::array a = contiguous(name, value, dtype);
+  return HostTensor::fromRaw(dtype, shapeOf(a), a.data(), a.nbytes());
+}
+
+python::InputViews::InputViews(const py::dict &values) {
+  size_t n = py::len(values);
+  arrays_.reserve(n);
+  names_.reserve(n);
+  shapes_.reserve(n); // views_ point into these: no reallocation
+  for (auto [k, v] : values) {
+    names_.push_back(py::str(k));
+    DType dtype;
+    arrays_.push_back(contiguous(names_.back(), v, dtype));
+    const py::array &a = arrays_.back();
+    shapes_.push_back(shapeOf(a));
+    views_.push_back({names_.back(), dtype, shapes_.back().data(),
+                      shapes_.back().size(), a.data(),
+                      static_cast<size_t>(a.nbytes())});
+  }
+}
+
+/// A HostTensor as a numpy array that owns its data (no copy).
+py::array python::toArray(HostTensor &&t) {
   std::vector<py::ssize_t> shape(t.shape.begin(), t.shape.end());
-  py::array a = t.dtype == DType::I32
-                    ? py::array(py::dtype::of<int32_t>(), shape)
-                    : py::array(py::dtype::of<float>(), shape);
-  if (!t.data.empty())
-    std::memcpy(a.mutable_data(), t.data.data(), t.data.size());
-  return a;
+  auto *data = new std::vector<uint8_t>(std::move(t.data));
+  py::capsule owner(
+      data, [](void *p) { delete static_cast<std::vector<uint8_t> *>(p); });
+  py::dtype dtype =
+      t.dtype == DType::I32 ? py::dtype::of<int32_t>() : py::dtype::of<float>();
+  // An empty vector may have no storage: numpy still needs an address.
+  static float none = 0;
+  void *ptr = data->empty() ? static_cast<void *>(&none) : data->data();
+  return py::array(dtype, shape, ptr, owner);
+}
+
+/// A HostTensor as a new numpy array (a copy: `t` stays).
+py::array python::toArray(const HostTensor &t) {
+  return toArray(HostTensor(t));
 }
 
 std::vector<NamedTensor> python::toTensors(const py::dict &values) {
@@ -101,10 +136,10 @@ std::vector<NamedTensor> python::toTensors(const py::dict &values) {
   return out;
 }
 
-py::dict python::toDict(const std::vector<NamedTensor> &values) {
+py::dict python::toDict(std::vector<NamedTensor> &&values) {
   py::dict d;
-  for (const NamedTensor &t : values)
-    d[py::str(t.name)] = toArray(t.tensor);
+  for (NamedTensor &t : values)
+    d[py::str(t.name)] = toArray(std::move(t.tensor));
   return d;
 }
 

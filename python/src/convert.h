@@ -46,15 +46,39 @@ template <typename T> T take(rt::Result<T> r) {
   return std::move(r).value();
 }
 
-/// A numpy array (f32 or i32, any layout) as a host tensor; another dtype
-/// raises an error naming input `name`.
+/// A numpy array (f32 or i32, any layout) as a host tensor (a copy);
+/// another dtype raises an error naming input `name`.
 rt::HostTensor toTensor(const std::string &name, const py::handle &value);
-/// A host tensor as a new numpy array.
+/// A host tensor as a numpy array that takes its data (no copy).
+py::array toArray(rt::HostTensor &&t);
+/// A host tensor as a new numpy array (a copy).
 py::array toArray(const rt::HostTensor &t);
-/// A dict of numpy arrays as named host tensors, in the dict's order.
+/// A dict of numpy arrays as named host tensors (copies), in the dict's
+/// order.
 std::vector<rt::NamedTensor> toTensors(const py::dict &values);
-/// Named host tensors as a dict of numpy arrays.
-py::dict toDict(const std::vector<rt::NamedTensor> &values);
+/// Named host tensors as a dict of numpy arrays that take their data.
+py::dict toDict(std::vector<rt::NamedTensor> &&values);
+
+/// A dict of numpy arrays as runtime inputs read in place (a copy only of
+/// an array that is not C-contiguous), kept alive while this lives: the
+/// one copy of a call's inputs is into the upload's staging.
+class InputViews {
+public:
+  /// Views of `values` (float32 or int32; another dtype raises, naming it).
+  explicit InputViews(const py::dict &values);
+  /// The views, in the dict's order.
+  const std::vector<rt::TensorView> &views() const { return views_; }
+
+private:
+  /// The arrays viewed (contiguous).
+  std::vector<py::array> arrays_;
+  /// Their names.
+  std::vector<std::string> names_;
+  /// Their shapes.
+  std::vector<std::vector<int64_t>> shapes_;
+  /// The views, into the above.
+  std::vector<rt::TensorView> views_;
+};
 /// A training step's counter and hyperparameters as a dict.
 py::dict trainStateDict(const rt::TrainState &s);
 /// What a module contains (rt::moduleCensus of its description) as a dict:

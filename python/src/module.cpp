@@ -113,11 +113,12 @@ PYBIND11_MODULE(_capture, m) {
             Profile profile;
             RunOptions options =
                 runOptions(std::move(probes), eager, profiled, profile);
-            Result<RunResult> r =
-                p.module->runFull(entry, toTensors(inputs), options);
-            py::dict out = toDict(take(std::move(r)).outputs);
+            InputViews views(inputs);
+            RunResult r =
+                take(p.module->runViews(entry, views.views(), {}, options));
+            py::dict out = toDict(std::move(r.outputs));
             if (!options.probes.empty())
-              out["probes"] = toDict(r.value().probes);
+              out["probes"] = toDict(std::move(r.probes));
             if (profiled)
               out["profile"] = profileDict(profile);
             return out;

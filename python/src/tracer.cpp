@@ -250,8 +250,7 @@ Tracer::Fn wrap(py::object fn, std::shared_ptr<PendingError> pending,
 }
 
 /// The inputs of a call: a dict of arrays, or keyword arguments.
-std::vector<rt::NamedTensor> callInputs(const py::object &inputs,
-                                        const py::kwargs &kwargs) {
+py::dict callInputs(const py::object &inputs, const py::kwargs &kwargs) {
   py::dict all;
   if (!inputs.is_none()) {
     if (!py::isinstance<py::dict>(inputs))
@@ -266,7 +265,7 @@ std::vector<rt::NamedTensor> callInputs(const py::object &inputs,
                            "' given twice");
     all[k] = v;
   }
-  return toTensors(all);
+  return all;
 }
 
 py::dict statsDict(const CaptureStats &s) {
@@ -287,10 +286,11 @@ template <typename C> struct PyCallable {
   /// One call: the outputs, or the Python exception its trace raised, or
   /// the error.
   py::dict call(const py::object &inputs, const py::kwargs &kwargs) {
-    auto r = callable(callInputs(inputs, kwargs), locate(py::none()));
+    InputViews views(callInputs(inputs, kwargs));
+    auto r = callable.run(views.views(), rt::RunOptions(), locate(py::none()));
     if (r.isError())
       pending->reraise();
-    return toDict(take(std::move(r)));
+    return toDict(take(std::move(r)).outputs);
   }
 };
 using PyCaptured = PyCallable<Captured>;
@@ -324,7 +324,8 @@ template <typename C> void addShared(py::class_<PyCallable<C>> &c) {
           [](W &w, const py::object &inputs, bool eager,
              const py::kwargs &kwargs) {
             rt::Profile profile;
-            auto r = w.callable.run(callInputs(inputs, kwargs),
+            InputViews views(callInputs(inputs, kwargs));
+            auto r = w.callable.run(views.views(),
                                     runOptions({}, eager, true, profile),
                                     locate(py::none()));
             if (r.isError())

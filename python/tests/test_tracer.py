@@ -55,6 +55,27 @@ class TracerTest(unittest.TestCase):
         self.assertEqual(f.stats["recordings"], 2)
         self.assertEqual(f.stats["replays"], 1)
 
+    def test_inputs_in_place_and_outputs_without_a_copy(self):
+        p, w, b = self.linear_params()
+        f = capture.capture(lambda i: {"y": capture.linear(i["x"], w, b)}, p)
+        wide = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 64
+        strided = wide[:, ::2]  # not contiguous: viewed through a copy
+        self.assertFalse(strided.flags.c_contiguous)
+        y1 = f(x=strided)["y"]
+        y2 = f(x=np.ascontiguousarray(strided))["y"]
+        np.testing.assert_array_equal(y1, y2)
+        # An output array owns the runtime's result (no second copy) and
+        # is the caller's: writing it changes no later result.
+        self.assertFalse(y1.flags.owndata)
+        self.assertIsNotNone(y1.base)
+        y1[:] = 7
+        np.testing.assert_array_equal(f(x=strided)["y"], y2)
+        # The same array changed in place between calls is read again.
+        x = np.ascontiguousarray(strided)
+        first = f(x=x)["y"]
+        x += 1
+        self.assertFalse(np.array_equal(f(x=x)["y"], first))
+
     def test_operators_and_methods(self):
         p = capture.Params(self.device)
         s = p.weight("s", [4], capture.Init.constant(2.0), trainable=False)

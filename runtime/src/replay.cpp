@@ -88,8 +88,8 @@ Status checkWeightsSet(const Module::Impl &m, const EntryDesc &entry,
 /// entries), which must not be given. Fills `given` (parallel to
 /// entry.inputs; null for runtime-filled inputs).
 Status matchInputs(const EntryDesc &entry,
-                   const std::vector<NamedTensor> &inputs,
-                   std::vector<const HostTensor *> &given) {
+                   const std::vector<TensorView> &inputs,
+                   std::vector<const TensorView *> &given) {
   std::string where = "entry '" + entry.name + "': ";
   std::vector<bool> runtimeFilled(entry.inputs.size(), false);
   std::vector<const TensorSlotDesc *> expected;
@@ -99,28 +99,30 @@ Status matchInputs(const EntryDesc &entry,
       expected.push_back(&entry.inputs[j]);
   }
   given.assign(entry.inputs.size(), nullptr);
-  for (const NamedTensor &in : inputs) {
+  for (const TensorView &in : inputs) {
     size_t j = 0;
     while (j < entry.inputs.size() && entry.inputs[j].name != in.name)
       ++j;
+    std::string name(in.name);
     if (j == entry.inputs.size())
-      return Status::error(where + "unknown input '" + in.name +
+      return Status::error(where + "unknown input '" + name +
                            "'; expected inputs: " + describeSlots(expected));
-    CAPTURE_RT_RETURN_IF_ERROR(checkNotRuntimeFilled(entry, in.name));
+    CAPTURE_RT_RETURN_IF_ERROR(checkNotRuntimeFilled(entry, name));
     const TensorSlotDesc &slot = entry.inputs[j];
     if (given[j])
-      return Status::error(where + "input '" + in.name + "' given twice");
-    const HostTensor &t = in.tensor;
-    if (t.shape != slot.shape || t.dtype != slot.dtype)
+      return Status::error(where + "input '" + name + "' given twice");
+    if (in.rank != slot.shape.size() ||
+        !std::equal(slot.shape.begin(), slot.shape.end(), in.shape) ||
+        in.dtype != slot.dtype)
       return Status::error(where + "input '" + slot.name + "' has shape " +
                            formatType(slot.shape, slot.dtype) + ", got " +
-                           formatType(t.shape, t.dtype));
-    if (t.data.size() != slot.size)
+                           formatType(in.shapeVector(), in.dtype));
+    if (in.bytes != slot.size || (slot.size && !in.data))
       return Status::error(where + "input '" + slot.name + "' of shape " +
                            formatType(slot.shape, slot.dtype) + " needs " +
                            std::to_string(slot.size) + " bytes of data, got " +
-                           std::to_string(t.data.size()));
-    given[j] = &t;
+                           std::to_string(in.data ? in.bytes : 0));
+    given[j] = &in;
   }
   std::vector<const TensorSlotDesc *> missing;
   for (size_t j = 0; j < entry.inputs.size(); ++j)
@@ -131,6 +133,47 @@ Status matchInputs(const EntryDesc &entry,
         where + "missing input" + (missing.size() > 1 ? "s " : " ") +
         describeSlots(missing) + " (got " + std::to_string(inputs.size()) +
         " of " + std::to_string(expected.size()) + " inputs)");
+  return Status::ok();
+}
+
+/// Matches the caller's output views to the entry's outputs (the ones it
+/// returns: not the index checks'); fills `into` (parallel to
+/// entry.outputs; null where the output is returned instead).
+Status matchOutputs(const EntryDesc &entry, const EntryState &state,
+                    const std::vector<OutputView> &outputs,
+                    std::vector<const OutputView *> &into) {
+  std::string where = "entry '" + entry.name + "': ";
+  into.assign(entry.outputs.size(), nullptr);
+  auto internal = [&](size_t o) {
+    return std::find(state.indexCheckOutputs.begin(),
+                     state.indexCheckOutputs.end(),
+                     o) != state.indexCheckOutputs.end();
+  };
+  for (const OutputView &out : outputs) {
+    size_t o = 0;
+    while (o < entry.outputs.size() &&
+           (entry.outputs[o].name != out.name || internal(o)))
+      ++o;
+    std::string name(out.name);
+    if (o == entry.outputs.size()) {
+      std::vector<const TensorSlotDesc *> known;
+      for (size_t k = 0; k < entry.outputs.size(); ++k)
+        if (!internal(k))
+          known.push_back(&entry.outputs[k]);
+      return Status::error(where + "unknown output '" + name +
+                           "'; expected outputs: " + describeSlots(known));
+    }
+    const TensorSlotDesc &slot = entry.outputs[o];
+    if (into[o])
+      return Status::error(where + "output '" + name + "' given twice");
+    if (out.bytes != slot.size || (slot.size && !out.data))
+      return Status::error(where + "output '" + name + "' " +
+                           formatType(slot.shape, slot.dtype) + " needs " +
+                           std::to_string(slot.size) +
+                           " bytes of memory, got " +
+                           std::to_string(out.data ? out.bytes : 0));
+    into[o] = &out;
+  }
   return Status::ok();
 }
 
@@ -195,7 +238,7 @@ Status ensureProbeStaging(Module::Impl &m, EntryState &e) {
 /// hyperparameters, whose bias corrections change every step).
 std::vector<VkBufferCopy>
 packInputs(const Module::Impl &m, EntryState &e,
-           const std::vector<const HostTensor *> &given) {
+           const std::vector<const TensorView *> &given) {
   const EntryDesc &entry = m.desc.entries[e.index];
   uint8_t *staging = e.stagingIn.mapped();
   bool all = !e.inputsKnown || !e.canSkipInputs;
@@ -204,7 +247,7 @@ packInputs(const Module::Impl &m, EntryState &e,
     const TensorSlotDesc &slot = entry.inputs[j];
     if (!given[j] || !slot.size)
       continue;
-    const uint8_t *data = given[j]->data.data();
+    const auto *data = static_cast<const uint8_t *>(given[j]->data);
     if (!all &&
         std::memcmp(e.sentInputs.data() + slot.offset, data, slot.size) == 0)
       continue;
@@ -267,6 +310,17 @@ Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
 Result<RunResult> Module::runFull(std::string_view entryName,
                                   const std::vector<NamedTensor> &inputs,
                                   const RunOptions &options) {
+  std::vector<TensorView> views;
+  views.reserve(inputs.size());
+  for (const NamedTensor &t : inputs)
+    views.push_back(TensorView::of(t));
+  return runViews(entryName, views, {}, options);
+}
+
+Result<RunResult> Module::runViews(std::string_view entryName,
+                                   const std::vector<TensorView> &inputs,
+                                   const std::vector<OutputView> &outputViews,
+                                   const RunOptions &options) {
   Impl &m = *impl_;
   Result<size_t> index = m.entryIndex(entryName);
   if (index.isError())
@@ -275,8 +329,10 @@ Result<RunResult> Module::runFull(std::string_view entryName,
   EntryState &state = m.entries[index.value()];
 
   CAPTURE_RT_RETURN_IF_ERROR(checkWeightsSet(m, entry, state));
-  std::vector<const HostTensor *> given;
+  std::vector<const TensorView *> given;
   CAPTURE_RT_RETURN_IF_ERROR(matchInputs(entry, inputs, given));
+  std::vector<const OutputView *> into;
+  CAPTURE_RT_RETURN_IF_ERROR(matchOutputs(entry, state, outputViews, into));
   std::vector<size_t> probes;
   CAPTURE_RT_RETURN_IF_ERROR(matchProbes(entry, options.probes, probes));
   if (!probes.empty())
@@ -375,22 +431,42 @@ Result<RunResult> Module::runFull(std::string_view entryName,
   m.lastReplayed = static_cast<int64_t>(index.value());
   state.inputsKnown = true;
 
+  if (!entry.outputs.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
+  // A refused step ran on the device: its profile is still filled, and the
+  // caller's output memory is left as it was.
+  Status step = state.train ? finishTrainStep(m, state) : Status::ok();
+  // A bad index is the cause of the NaN norm that refused the step: say so.
+  Status indices = checkIndexStatuses(entry, state);
+  if (indices.isError())
+    step = indices;
+  if (step.isError()) {
+    timer.lap(&HostStages::unpackUs);
+    if (profile)
+      CAPTURE_RT_RETURN_IF_ERROR(
+          finishProfile(m, state, options.eager, *profile));
+    return step;
+  }
+
   RunResult result;
   std::vector<NamedTensor> &outputs = result.outputs;
   outputs.reserve(entry.outputs.size());
-  if (!entry.outputs.empty())
-    CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
   for (size_t o = 0; o < entry.outputs.size(); ++o) {
     const TensorSlotDesc &slot = entry.outputs[o];
     if (std::find(state.indexCheckOutputs.begin(),
                   state.indexCheckOutputs.end(),
                   o) != state.indexCheckOutputs.end())
       continue;
+    const uint8_t *src = state.stagingOut.mapped() + slot.offset;
+    if (into[o]) {
+      if (slot.size)
+        std::memcpy(into[o]->data, src, slot.size);
+      continue;
+    }
     NamedTensor out;
     out.name = slot.name;
     out.tensor.dtype = slot.dtype;
     out.tensor.shape = slot.shape;
-    const uint8_t *src = state.stagingOut.mapped() + slot.offset;
     out.tensor.data.assign(src, src + slot.size);
     outputs.push_back(std::move(out));
   }
@@ -408,18 +484,10 @@ Result<RunResult> Module::runFull(std::string_view entryName,
     }
     result.probes.push_back(std::move(out));
   }
-  // A refused step ran on the device: its profile is still filled.
-  Status step = state.train ? finishTrainStep(m, state) : Status::ok();
-  // A bad index is the cause of the NaN norm that refused the step: say so.
-  Status indices = checkIndexStatuses(entry, state);
-  if (indices.isError())
-    step = indices;
   timer.lap(&HostStages::unpackUs);
   if (profile)
     CAPTURE_RT_RETURN_IF_ERROR(
         finishProfile(m, state, options.eager, *profile));
-  if (step.isError())
-    return step;
   return result;
 }
 

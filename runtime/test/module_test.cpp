@@ -52,6 +52,63 @@ TEST_F(ModuleTest, ReplayComputesOutputs) {
               ElementsAreArray(expectZ(inputX(), initialWeights())));
 }
 
+TEST_F(ModuleTest, ViewsReadAndWriteTheCallersMemory) {
+  std::unique_ptr<Module> m = load(makeTestModule());
+  ASSERT_TRUE(m);
+  std::vector<float> x = inputX(), b = inputB();
+  const int64_t shape[] = {2, 4};
+  std::vector<TensorView> in = {
+      {"x", DType::F32, shape, 2, x.data(), x.size() * 4},
+      {"b", DType::F32, shape, 2, b.data(), b.size() * 4}};
+  std::vector<float> y(8, -1.0f);
+  Result<RunResult> r =
+      m->runViews("predict", in, {{"y", y.data(), y.size() * 4}}, {});
+  ASSERT_TRUE(r.isOk()) << r.message();
+  // y went into the caller's memory; z, not given, is returned.
+  EXPECT_THAT(y,
+              ElementsAreArray(expectY(inputX(), inputB(), initialWeights())));
+  ASSERT_EQ(r->outputs.size(), 1u);
+  EXPECT_EQ(r->outputs[0].name, "z");
+  EXPECT_THAT(r->outputs[0].tensor.asF32(),
+              ElementsAreArray(expectZ(inputX(), initialWeights())));
+  // The inputs are read at the call, where the caller keeps them.
+  for (float &v : x)
+    v += 1.0f;
+  ASSERT_TRUE(
+      m->runViews("predict", in, {{"y", y.data(), y.size() * 4}}, {}).isOk());
+  EXPECT_THAT(y, ElementsAreArray(expectY(x, inputB(), initialWeights())));
+
+  // Bad views are refused before the submission, and the memory is kept.
+  std::vector<float> before = y;
+  auto error = [&](const std::vector<TensorView> &ins,
+                   const std::vector<OutputView> &outs) {
+    Result<RunResult> bad = m->runViews("predict", ins, outs, {});
+    EXPECT_TRUE(bad.isError());
+    EXPECT_EQ(y, before);
+    return bad.message();
+  };
+  EXPECT_THAT(error(in, {{"w", y.data(), 32}}),
+              HasSubstr("unknown output 'w'; expected outputs: 'y' [2, 4] "
+                        "(f32), 'z'"));
+  EXPECT_THAT(error(in, {{"y", y.data(), 16}}),
+              HasSubstr("output 'y' [2, 4] (f32) needs 32 bytes of memory, "
+                        "got 16"));
+  EXPECT_THAT(error(in, {{"y", nullptr, 32}}),
+              HasSubstr("needs 32 bytes of memory, got 0"));
+  EXPECT_THAT(error(in, {{"y", y.data(), 32}, {"y", y.data(), 32}}),
+              HasSubstr("output 'y' given twice"));
+  std::vector<TensorView> shortX = in;
+  shortX[0].bytes = 16;
+  EXPECT_THAT(error(shortX, {{"y", y.data(), 32}}),
+              HasSubstr("input 'x' of shape [2, 4] (f32) needs 32 bytes of "
+                        "data, got 16"));
+  const int64_t other[] = {4, 2};
+  std::vector<TensorView> wrongShape = in;
+  wrongShape[1].shape = other;
+  EXPECT_THAT(error(wrongShape, {{"y", y.data(), 32}}),
+              HasSubstr("input 'b' has shape [2, 4] (f32), got [4, 2] (f32)"));
+}
+
 TEST_F(ModuleTest, ReplaysManyTimesWithChangingInputs) {
   std::unique_ptr<Module> m = load(makeTestModule());
   ASSERT_TRUE(m);

@@ -79,6 +79,11 @@ public:
   rt::Result<rt::RunResult> run(const std::vector<rt::NamedTensor> &inputs,
                                 const rt::RunOptions &options,
                                 SourceLoc loc = SourceLoc::current());
+  /// As run(), reading the inputs where the caller keeps them (no copy but
+  /// the one into the upload's staging).
+  rt::Result<rt::RunResult> run(const std::vector<rt::TensorView> &inputs,
+                                const rt::RunOptions &options,
+                                SourceLoc loc = SourceLoc::current());
   /// The loaded module of the most recently used recording: its
   /// description (rt::moduleCensus, rt::formatEntryGraph) and counters. An
   /// error before the first call and after free(). Valid until the next

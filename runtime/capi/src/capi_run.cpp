@@ -51,38 +51,24 @@ capture_status runEntry(const char *fn, capture_module *module,
           options.probes.push_back(e->probes[j].name);
     }
 
-    std::vector<NamedTensor> named;
-    named.reserve(n_inputs);
+    // The caller's buffers are read and written in place: the one copy in
+    // is into the upload's staging, the one copy out from the download's.
+    std::vector<TensorView> in;
+    in.reserve(n_inputs);
     for (size_t j = 0; j < e->inputs.size(); ++j)
       if (const capture_tensor_view *v = givenIn[j])
-        named.push_back(
-            {e->inputs[j].name,
-             HostTensor::fromRaw(e->inputs[j].dtype, e->inputs[j].shape,
-                                 v->data, v->byte_size)});
+        in.push_back({e->inputs[j].name, e->inputs[j].dtype,
+                      e->inputs[j].shape.data(), e->inputs[j].shape.size(),
+                      v->data, v->byte_size});
+    std::vector<OutputView> out;
+    for (size_t j = 0; j < e->outputs.size(); ++j)
+      if (const capture_tensor_view *v = givenOut[j])
+        out.push_back({e->outputs[j].name, v->data, v->byte_size});
 
     // A refused step carries StatusCode::UpdateRefused.
-    Result<RunResult> result = m.runFull(e->name, named, options);
+    Result<RunResult> result = m.runViews(e->name, in, out, options);
     if (result.isError())
       return fromStatus(fn, result.status(), CAPTURE_STATUS_ERROR);
-    // run() returns the outputs in declaration order, sized as declared;
-    // checked anyway, as a memcpy must never read past them.
-    const std::vector<NamedTensor> &values = result->outputs;
-    if (values.size() != e->outputs.size())
-      return fail(CAPTURE_STATUS_ERROR, fn,
-                  "internal error: entry '" + e->name + "' returned " +
-                      std::to_string(values.size()) + " outputs, expected " +
-                      std::to_string(e->outputs.size()));
-    for (size_t j = 0; j < values.size(); ++j)
-      if (givenOut[j] && values[j].tensor.data.size() != givenOut[j]->byte_size)
-        return fail(CAPTURE_STATUS_ERROR, fn,
-                    "internal error: output '" + values[j].name + "' has " +
-                        std::to_string(values[j].tensor.data.size()) +
-                        " bytes, expected " +
-                        std::to_string(givenOut[j]->byte_size));
-    for (size_t j = 0; j < values.size(); ++j)
-      if (const capture_tensor_view *v = givenOut[j])
-        if (v->byte_size)
-          std::memcpy(v->data, values[j].tensor.data.data(), v->byte_size);
     // The probes come back in declaration order (the request was built so).
     size_t k = 0;
     for (size_t j = 0; j < e->probes.size() && n_probes; ++j)

@@ -289,6 +289,17 @@ public:
                             const std::vector<NamedTensor> &inputs,
                             const RunOptions &options);
 
+  /// As runFull, reading every input where the caller keeps it (no copy but
+  /// the one into the upload's staging) and copying each output named in
+  /// `outputs` (any subset, each once, of exactly its size) out of the
+  /// download's staging straight into the caller's memory; RunResult then
+  /// holds only the outputs not given. Everything is checked before the
+  /// submission: a bad view changes nothing.
+  Result<RunResult> runViews(std::string_view entry,
+                             const std::vector<TensorView> &inputs,
+                             const std::vector<OutputView> &outputs,
+                             const RunOptions &options);
+
   /// Sets the learning rate of training entry `entry` for its next steps;
   /// finite and >= 0.
   Status setLearningRate(std::string_view entry, float lr);

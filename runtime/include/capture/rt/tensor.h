@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace capture::rt {
@@ -138,6 +139,49 @@ struct NamedTensor {
   std::string name;
   /// The value.
   HostTensor tensor;
+};
+
+/// An input read where the caller keeps it (a numpy array, a C caller's
+/// buffer), so that the one copy is into the upload's staging: the data
+/// must stay valid and unchanged during the call it is given to.
+struct TensorView {
+  /// Name of the input.
+  std::string_view name;
+  /// Element type.
+  DType dtype = DType::F32;
+  /// `rank` dimensions, outermost first.
+  const int64_t *shape = nullptr;
+  /// Number of dimensions (0 for a scalar).
+  size_t rank = 0;
+  /// The element bytes, little-endian, C order.
+  const void *data = nullptr;
+  /// Their size.
+  size_t bytes = 0;
+
+  /// A view of `t` (valid while `t` is).
+  static TensorView of(const NamedTensor &t) {
+    return {t.name,
+            t.tensor.dtype,
+            t.tensor.shape.data(),
+            t.tensor.shape.size(),
+            t.tensor.data.data(),
+            t.tensor.data.size()};
+  }
+  /// The dimensions as a vector.
+  std::vector<int64_t> shapeVector() const {
+    return std::vector<int64_t>(shape, shape + rank);
+  }
+};
+
+/// Where an output goes when the caller provides its memory: the one copy
+/// is out of the download's staging, straight into `data`.
+struct OutputView {
+  /// Name of the output.
+  std::string_view name;
+  /// Its memory: exactly the output's size.
+  void *data = nullptr;
+  /// That size, in bytes.
+  size_t bytes = 0;
 };
 
 } // namespace capture::rt
