@@ -14,6 +14,7 @@
 #include "plot.h"
 
 #include "capture/Tracer/Capture.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/npy.h"
 
 #include <algorithm>
@@ -86,6 +87,19 @@ inline bool failed(const rt::Status &status, const char *prog,
   std::fprintf(stderr, "%s: %s: %s\n", prog, what.c_str(),
                status.message().c_str());
   return true;
+}
+
+/// The device the environment asks for (CAPTURE_DEVICE, CAPTURE_VALIDATION),
+/// chosen as the tools choose one (the library reads no environment); null
+/// after printing why when there is none.
+inline std::shared_ptr<rt::Device> exampleDevice(const char *prog) {
+  rt::Result<std::shared_ptr<rt::Device>> d =
+      rt::Device::create(rt::deviceOptionsFromEnvironment());
+  if (d.isError()) {
+    std::fprintf(stderr, "%s: device: %s\n", prog, d.message().c_str());
+    return nullptr;
+  }
+  return d.value();
 }
 
 /// Replaces the values of every weight of `params` by `dir`/init.<name>.npy.

@@ -41,7 +41,10 @@ int main(int argc, char **argv) {
   std::optional<ExampleArgs> args = parseArgs(argc, argv, prog);
   if (!args)
     return 2;
-  Params params;
+  std::shared_ptr<rt::Device> device = exampleDevice(prog);
+  if (!device)
+    return 1;
+  Params params(device);
   Mlp model(params);
   std::vector<rt::NamedTensor> batch = syntheticBatch();
   if (!args->data.empty()) {

@@ -39,7 +39,10 @@ int main(int argc, char **argv) {
   std::optional<ExampleArgs> args = parseArgs(argc, argv, prog);
   if (!args)
     return 2;
-  Params params;
+  std::shared_ptr<rt::Device> device = exampleDevice(prog);
+  if (!device)
+    return 1;
+  Params params(device);
   Ppo model(params);
   if (!args->data.empty() &&
       failed(loadWeights(params, args->data), prog, "weights"))

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/device.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/module.h"
 #include "capture/rt/npy.h"
 
@@ -38,9 +39,11 @@ int main(int argc, char **argv) {
   std::string data = argv[2];
   int steps = argc > 3 ? std::atoi(argv[3]) : 50;
 
-  // A device (lavapipe when there is no GPU) and the module on it: loading
-  // verifies the file, creates the pipelines and records each entry once.
-  Result<std::shared_ptr<Device>> device = Device::create();
+  // A device (lavapipe when there is no GPU; CAPTURE_DEVICE picks another,
+  // read here as a tool reads it) and the module on it: loading verifies
+  // the file, creates the pipelines and records each entry once.
+  Result<std::shared_ptr<Device>> device =
+      Device::create(deviceOptionsFromEnvironment());
   if (failed(device.status(), "device"))
     return 1;
   Result<std::unique_ptr<Module>> loaded =

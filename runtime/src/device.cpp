@@ -23,11 +23,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string envOr(const char *name, const char *fallback) {
-  const char *v = std::getenv(name);
-  return v ? std::string(v) : std::string(fallback);
-}
-
 /// What to do when no driver is there; names the env variables that most
 /// often hide an installed one.
 std::string installHint() {
@@ -159,8 +154,9 @@ Status createInstance(Device::Impl &impl) {
   if (impl.validation) {
     if (!validationLayerAvailable())
       return Status::error(
-          std::string("validation was requested (CAPTURE_VALIDATION=1 or "
-                      "DeviceOptions::validation) but the layer ") +
+          std::string("validation was requested (DeviceOptions::validation; "
+                      "the tools set it for CAPTURE_VALIDATION=1) but the "
+                      "layer ") +
           kValidationLayer +
           " is not installed: install vulkan-validationlayers (Debian/"
           "Ubuntu) or the Vulkan SDK, or turn validation off");
@@ -393,11 +389,6 @@ bool validationLayerAvailable() {
                      });
 }
 
-bool validationRequestedByEnv() {
-  std::string v = lower(envOr("CAPTURE_VALIDATION", ""));
-  return v == "1" || v == "true" || v == "on" || v == "yes";
-}
-
 Result<std::vector<DeviceInfo>> listDevices() {
   Device::Impl impl;
   CAPTURE_RT_RETURN_IF_ERROR(createInstance(impl));
@@ -529,7 +520,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   ScopedCpuThreadsEnv cpuThreadsEnv(cpuThreads.value());
   auto impl = std::make_unique<Impl>();
   impl->cpuThreads = cpuThreads.value();
-  impl->validation = options.validation || validationRequestedByEnv();
+  impl->validation = options.validation;
   impl->printMessages = options.printValidationMessages;
   impl->onMessage = options.onValidationMessage;
   impl->memoryLimit = options.memoryLimit;
@@ -538,12 +529,8 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   Result<std::vector<Candidate>> candidates = enumerate(impl->instance);
   if (candidates.isError())
     return candidates.status();
-  std::string selector = options.selector, source = "selector";
-  if (selector.empty() && std::getenv("CAPTURE_DEVICE")) {
-    selector = std::getenv("CAPTURE_DEVICE");
-    source = "CAPTURE_DEVICE";
-  }
-  Result<size_t> chosen = select(candidates.value(), selector, source);
+  Result<size_t> chosen =
+      select(candidates.value(), options.selector, options.selectorSource);
   if (chosen.isError())
     return chosen.status();
   const Candidate &c = candidates.value()[chosen.value()];

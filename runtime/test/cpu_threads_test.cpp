@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/device.h"
+#include "capture/rt/environment.h"
 #include "test_env.h"
 
 #include <gmock/gmock.h>
@@ -32,7 +33,7 @@ std::optional<std::string> lpNumThreads() {
 
 /// Creates a device with `cpuThreads`; the setting it reports.
 CpuThreadsSetting settingFor(std::optional<int> cpuThreads) {
-  DeviceOptions options;
+  DeviceOptions options = deviceOptionsFromEnvironment();
   options.cpuThreads = cpuThreads;
   Result<std::shared_ptr<Device>> device = Device::create(options);
   EXPECT_TRUE(device.isOk()) << device.message();

@@ -11,6 +11,7 @@
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/device.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/module.h"
 
 #include <gtest/gtest.h>
@@ -20,12 +21,14 @@
 
 namespace capture::rt::test {
 
-/// Creates the default device once per suite; every test fails with the
-/// device's error when there is none.
+/// Creates the device the environment asks for (as the tools do: the
+/// validation ctest runs set CAPTURE_VALIDATION=1) once per suite; every
+/// test fails with the device's error when there is none.
 class DeviceTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    Result<std::shared_ptr<Device>> d = Device::create();
+    Result<std::shared_ptr<Device>> d =
+        Device::create(deviceOptionsFromEnvironment());
     if (d.isOk())
       device = d.value();
     else

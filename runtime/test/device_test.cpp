@@ -1,6 +1,7 @@
 //===- device_test.cpp - Device selection and missing drivers -------------===//
 
 #include "capture/rt/device.h"
+#include "capture/rt/environment.h"
 #include "test_env.h"
 
 #include <gmock/gmock.h>
@@ -17,10 +18,9 @@ namespace {
 
 constexpr const char *kNoDriver = "/nonexistent/capture-no-driver.json";
 
-/// Device creation that ignores a CAPTURE_DEVICE set by whoever runs the
-/// tests, so that each test controls selection itself.
+/// Device creation with a selector of the test's own (the library reads
+/// no CAPTURE_DEVICE that whoever runs the tests may have set).
 Result<std::shared_ptr<Device>> createWith(const std::string &selector) {
-  ScopedEnv env("CAPTURE_DEVICE", std::nullopt);
   DeviceOptions options;
   options.selector = selector;
   return Device::create(options);
@@ -111,15 +111,20 @@ TEST(Device, SelectorMatchingNothingListsTheDevices) {
   EXPECT_THAT(index.message(), HasSubstr("'99' (index out of range)"));
 }
 
-TEST(Device, EnvSelectorIsUsedAndOptionWins) {
+TEST(Device, EnvSelectorIsReadOnlyWhenAskedAndOptionWins) {
   ScopedEnv env("CAPTURE_DEVICE", "no-such-device-xyz");
-  Result<std::shared_ptr<Device>> device = Device::create();
+  // The library itself never reads it.
+  EXPECT_TRUE(Device::create().isOk());
+  DeviceOptions fromEnv = deviceOptionsFromEnvironment();
+  EXPECT_EQ(fromEnv.selector, "no-such-device-xyz");
+  Result<std::shared_ptr<Device>> device = Device::create(fromEnv);
   ASSERT_TRUE(device.isError());
   EXPECT_THAT(device.message(),
               HasSubstr("matches CAPTURE_DEVICE 'no-such-device-xyz'"));
   DeviceOptions options;
   options.selector = "0";
-  EXPECT_TRUE(Device::create(options).isOk());
+  EXPECT_EQ(deviceOptionsFromEnvironment(options).selector, "0");
+  EXPECT_TRUE(Device::create(deviceOptionsFromEnvironment(options)).isOk());
 }
 
 TEST(Device, NoDriverSaysHowToInstallOne) {
@@ -153,6 +158,11 @@ TEST(Device, ValidationEnvParsing) {
   {
     ScopedEnv env("CAPTURE_VALIDATION", std::nullopt);
     EXPECT_FALSE(validationRequestedByEnv());
+    EXPECT_FALSE(deviceOptionsFromEnvironment().validation);
+  }
+  {
+    ScopedEnv env("CAPTURE_VALIDATION", "On");
+    EXPECT_TRUE(deviceOptionsFromEnvironment().validation);
   }
 }
 

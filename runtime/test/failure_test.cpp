@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/module.h"
 #include "test_env.h"
 #include "test_util.h"
@@ -343,7 +344,7 @@ TEST(OutOfMemory, TexelModuleLoadsFailCleanly) {
 }
 
 TEST(OutOfMemory, MemoryLimitOptionApplies) {
-  DeviceOptions options;
+  DeviceOptions options = deviceOptionsFromEnvironment();
   options.memoryLimit = 1024;
   Result<std::shared_ptr<Device>> device = Device::create(options);
   ASSERT_TRUE(device.isOk()) << device.message();

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/module.h"
 #include "test_env.h"
 #include "test_util.h"
@@ -285,12 +286,17 @@ TEST(Validation, TexelBindingsAreClean) {
   EXPECT_EQ(collector.count(), 0u) << collector.all();
 }
 
-TEST(Validation, EnvVariableEnablesIt) {
+TEST(Validation, EnvVariableEnablesItThroughTheToolsOptions) {
   SKIP_WITHOUT_LAYER();
   ScopedEnv env("CAPTURE_VALIDATION", "1");
-  Result<std::shared_ptr<Device>> device = Device::create();
+  Result<std::shared_ptr<Device>> device =
+      Device::create(deviceOptionsFromEnvironment());
   ASSERT_TRUE(device.isOk()) << device.message();
   EXPECT_TRUE(device.value()->validationEnabled());
+  // The library alone reads no environment.
+  Result<std::shared_ptr<Device>> plain = Device::create();
+  ASSERT_TRUE(plain.isOk()) << plain.message();
+  EXPECT_FALSE(plain.value()->validationEnabled());
 }
 
 TEST(Validation, CountsCoreErrors) {
@@ -396,7 +402,8 @@ TEST(Validation, ReportsALeakedBufferAtDeviceDestruction) {
 // does in the runs of the whole suite.
 TEST(Validation, DISABLED_LeakPrintedUnderTheEnvVariable) {
   SKIP_WITHOUT_LAYER();
-  Result<std::shared_ptr<Device>> device = Device::create();
+  Result<std::shared_ptr<Device>> device =
+      Device::create(deviceOptionsFromEnvironment());
   ASSERT_TRUE(device.isOk()) << device.message();
   ASSERT_TRUE(device.value()->validationEnabled())
       << "run with CAPTURE_VALIDATION=1";

@@ -25,6 +25,7 @@
 #include "progress.h"
 
 #include "capture/rt/device.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/npy.h"
 
 #include <algorithm>
@@ -86,8 +87,11 @@ int replayForward(const Options &opts, Module &module,
 /// validation layer reports (CAPTURE_VALIDATION=1), including leaks reported
 /// when the device is destroyed on return.
 int replay(const Options &opts, uint64_t &validationMessages) {
+  // The tool, not the library, reads CAPTURE_DEVICE (when --device is not
+  // given) and CAPTURE_VALIDATION.
   DeviceOptions deviceOptions;
   deviceOptions.selector = opts.device;
+  deviceOptions = deviceOptionsFromEnvironment(std::move(deviceOptions));
   deviceOptions.cpuThreads = opts.cpuThreads;
   deviceOptions.onValidationMessage = [&](const std::string &) {
     ++validationMessages;

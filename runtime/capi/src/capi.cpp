@@ -7,6 +7,8 @@
 
 #include "capi_internal.h"
 
+#include "capture/rt/environment.h"
+
 using namespace capture::rt;
 using namespace capture::capi;
 
@@ -159,20 +161,31 @@ capture_status capture_device_list_info(const capture_device_list *list,
 
 void capture_device_list_destroy(capture_device_list *list) { delete list; }
 
-capture_status capture_device_create(const char *selector,
-                                     capture_device **out_device) {
-  const char *fn = "capture_device_create";
+/// A device made with `options` into *out_device.
+static capture_status createDevice(const char *fn, const DeviceOptions &options,
+                                   capture_device **out_device) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, out_device);
-    DeviceOptions options;
-    if (selector)
-      options.selector = selector;
     Result<std::shared_ptr<Device>> device = Device::create(options);
     if (device.isError())
       return fromStatus(fn, device.status());
     *out_device = new capture_device_s{std::move(device).value()};
     return nullptr;
   });
+}
+
+capture_status capture_device_create(const char *selector,
+                                     capture_device **out_device) {
+  DeviceOptions options;
+  if (selector)
+    options.selector = selector;
+  return createDevice("capture_device_create", options, out_device);
+}
+
+capture_status
+capture_device_create_from_environment(capture_device **out_device) {
+  return createDevice("capture_device_create_from_environment",
+                      deviceOptionsFromEnvironment(), out_device);
 }
 
 capture_status capture_device_get_info(const capture_device *device,

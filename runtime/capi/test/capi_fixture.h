@@ -86,11 +86,12 @@ struct ModuleDeleter {
 };
 using OwnedModule = std::unique_ptr<capture_module, ModuleDeleter>;
 
-/// Creates the default device once per suite.
+/// Creates the device the environment asks for (as the tools do: the
+/// validation ctest runs set CAPTURE_VALIDATION=1) once per suite.
 class CapiTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    capture_status s = capture_device_create(nullptr, &device);
+    capture_status s = capture_device_create_from_environment(&device);
     if (s)
       deviceError = takeMessage(s);
   }

@@ -179,8 +179,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s FORWARD.capmod TRAIN.capmod\n", argv[0]);
     return 2;
   }
-  /* NULL: env CAPTURE_DEVICE, else the first GPU, else the CPU (lavapipe). */
-  if (failed(capture_device_create(NULL, &device), "device") ||
+  /* As the tools choose: env CAPTURE_DEVICE, else the first GPU, else the
+     CPU (lavapipe); capture_device_create(NULL, ...) reads no environment. */
+  if (failed(capture_device_create_from_environment(&device), "device") ||
       failed(capture_device_get_info(device, &info), "device info")) {
     capture_device_destroy(device);
     return 1;

@@ -212,12 +212,19 @@ CAPTURE_API void capture_device_list_destroy(capture_device_list *list);
 
 /// Creates a device. `selector` is an index, "cpu" / "lavapipe" /
 /// "llvmpipe", "gpu" or a case-insensitive substring of the device name;
-/// NULL or "" picks env CAPTURE_DEVICE, else the first discrete GPU, else
-/// integrated, virtual, other, else the CPU device. Env CAPTURE_VALIDATION=1
-/// enables the validation layer. Errors: no driver, no matching device (the
-/// message lists every device seen).
+/// NULL or "" picks the first discrete GPU, else integrated, virtual,
+/// other, else the CPU device. The library reads no environment variable
+/// here (see capture_device_create_from_environment). Errors: no driver, no
+/// matching device (the message lists every device seen).
 CAPTURE_API capture_status capture_device_create(const char *selector,
                                                  capture_device **out_device);
+
+/// Creates a device as the tools do: the selector from env CAPTURE_DEVICE
+/// (else the default choice), and the validation layer when env
+/// CAPTURE_VALIDATION is "1", "true", "on" or "yes". Errors as
+/// capture_device_create (a bad CAPTURE_DEVICE is named as such).
+CAPTURE_API capture_status
+capture_device_create_from_environment(capture_device **out_device);
 
 /// The physical device `device` runs on; strings live as long as `device`.
 CAPTURE_API capture_status capture_device_get_info(const capture_device *device,

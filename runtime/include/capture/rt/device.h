@@ -1,13 +1,15 @@
 //===- device.h - Vulkan instance and device selection ----------*- C++ -*-===//
 //
 // A Device is one Vulkan instance + logical device + compute queue. It is
-// chosen by a selector (DeviceOptions::selector, else env CAPTURE_DEVICE,
-// else the default: the first discrete GPU, else the first integrated GPU,
-// else any other GPU, else lavapipe, the CPU device). Optional validation
-// (DeviceOptions::validation or env CAPTURE_VALIDATION=1) enables
+// chosen by a selector (DeviceOptions::selector, else the default: the
+// first discrete GPU, else the first integrated GPU, else any other GPU,
+// else lavapipe, the CPU device). Optional validation
+// (DeviceOptions::validation) enables
 // VK_LAYER_KHRONOS_validation with synchronization validation and counts
 // every warning and error it reports. On the CPU device, llvmpipe's thread
-// pool is off by default (DeviceOptions::cpuThreads).
+// pool is off by default (DeviceOptions::cpuThreads). The library reads no
+// environment variable of its own: tools pass CAPTURE_DEVICE and
+// CAPTURE_VALIDATION through deviceOptionsFromEnvironment (environment.h).
 //
 // Errors: every failing Vulkan call is an error naming the call, the object
 // and the VkResult. After VK_ERROR_DEVICE_LOST or an out-of-memory error
@@ -100,11 +102,13 @@ std::string describeCpuThreads(const CpuThreadsSetting &setting);
 /// How to create a Device.
 struct DeviceOptions {
   /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu", or
-  /// a case-insensitive substring of the device name. Empty: env
-  /// CAPTURE_DEVICE if set, else the default choice.
+  /// a case-insensitive substring of the device name. Empty: the default
+  /// choice.
   std::string selector;
+  /// Where the selector came from, as messages name it: "selector", or the
+  /// variable deviceOptionsFromEnvironment read it from.
+  std::string selectorSource = "selector";
   /// Enable VK_LAYER_KHRONOS_validation with synchronization validation.
-  /// Env CAPTURE_VALIDATION=1 enables it too.
   bool validation = false;
   /// Print each validation warning/error to stderr as it arrives.
   bool printValidationMessages = true;
@@ -139,10 +143,6 @@ Result<std::vector<DeviceInfo>> listDevices();
 /// Whether VK_LAYER_KHRONOS_validation is installed (tests skip validation
 /// runs without it).
 bool validationLayerAvailable();
-
-/// Whether env CAPTURE_VALIDATION asks for validation ("1", "true", "on",
-/// "yes").
-bool validationRequestedByEnv();
 
 /// A Vulkan instance, logical device and compute queue.
 class Device {
