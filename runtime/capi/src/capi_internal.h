@@ -44,8 +44,16 @@ struct capture_device_s {
 };
 
 struct capture_module_s {
-  /// Never null.
-  std::unique_ptr<capture::rt::Module> module;
+  /// Never null; shared with the training-step handles opened on it.
+  std::shared_ptr<capture::rt::Module> module;
+};
+
+struct capture_train_step_s {
+  /// The module the entry belongs to, shared with it: the module may be
+  /// destroyed before the handle.
+  capture_module_s module;
+  /// The training entry's name.
+  std::string entry;
 };
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
@@ -152,6 +160,53 @@ capture_status matchViews(const char *fn, const rt::EntryDesc &entry,
 /// INVALID_ARGUMENT unless index < count; `what` names the list.
 capture_status checkIndex(const char *fn, const std::string &what, size_t index,
                           size_t count);
+
+/// capture_module_run, capture_module_run_with_probes and
+/// capture_train_step_run: one replay of `entry` on the caller's views.
+capture_status runEntry(const char *fn, capture_module *module,
+                        const char *entry, const capture_tensor_view *inputs,
+                        size_t n_inputs, const capture_tensor_view *outputs,
+                        size_t n_outputs, const capture_tensor_view *probes,
+                        size_t n_probes);
+
+// The training calls, shared by capture_module_* (an entry name) and
+// capture_train_step_* (a handle).
+/// capture_module_set_learning_rate, with `fn` naming the public function in
+/// errors.
+capture_status moduleSetLearningRate(const char *fn, capture_module *module,
+                                     const char *entry, float lr);
+/// capture_module_set_max_grad_norm, with `fn` naming the public function in
+/// errors.
+capture_status moduleSetMaxGradNorm(const char *fn, capture_module *module,
+                                    const char *entry, float max_grad_norm);
+/// capture_module_set_adamw, with `fn` naming the public function in errors.
+capture_status moduleSetAdamw(const char *fn, capture_module *module,
+                              const char *entry, const capture_adamw *adamw);
+/// capture_module_set_train_step, with `fn` naming the public function in
+/// errors.
+capture_status moduleSetTrainStep(const char *fn, capture_module *module,
+                                  const char *entry, uint64_t step);
+/// capture_module_train_state, with `fn` naming the public function in errors.
+capture_status moduleTrainState(const char *fn, const capture_module *module,
+                                const char *entry, capture_train_state *out);
+/// capture_module_read_moments, with `fn` naming the public function in errors.
+capture_status moduleReadMoments(const char *fn, capture_module *module,
+                                 const char *entry, void *m, void *v,
+                                 size_t byte_size);
+/// capture_module_write_moments, with `fn` naming the public function in
+/// errors.
+capture_status moduleWriteMoments(const char *fn, capture_module *module,
+                                  const char *entry, const void *m,
+                                  const void *v, size_t byte_size);
+/// capture_module_read_gradients, with `fn` naming the public function in
+/// errors.
+capture_status moduleReadGradients(const char *fn, capture_module *module,
+                                   const char *entry, void *data,
+                                   size_t byte_size);
+/// capture_module_reset_optimizer, with `fn` naming the public function in
+/// errors.
+capture_status moduleResetOptimizer(const char *fn, capture_module *module,
+                                    const char *entry);
 
 } // namespace capture::capi
 

@@ -87,10 +87,10 @@ capture_status capture_module_get_params(capture_module *module,
   });
 }
 
-capture_status capture_module_read_gradients(capture_module *module,
-                                             const char *entry, void *data,
-                                             size_t byte_size) {
-  const char *fn = "capture_module_read_gradients";
+capture_status capture::capi::moduleReadGradients(const char *fn,
+                                                  capture_module *module,
+                                                  const char *entry, void *data,
+                                                  size_t byte_size) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
@@ -111,9 +111,16 @@ capture_status capture_module_read_gradients(capture_module *module,
   });
 }
 
-capture_status capture_module_reset_optimizer(capture_module *module,
-                                              const char *entry) {
-  const char *fn = "capture_module_reset_optimizer";
+capture_status capture_module_read_gradients(capture_module *module,
+                                             const char *entry, void *data,
+                                             size_t byte_size) {
+  return capture::capi::moduleReadGradients("capture_module_read_gradients",
+                                            module, entry, data, byte_size);
+}
+
+capture_status capture::capi::moduleResetOptimizer(const char *fn,
+                                                   capture_module *module,
+                                                   const char *entry) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
@@ -123,6 +130,12 @@ capture_status capture_module_reset_optimizer(capture_module *module,
       return err;
     return fromStatus(fn, module->module->resetOptimizer(e->name));
   });
+}
+
+capture_status capture_module_reset_optimizer(capture_module *module,
+                                              const char *entry) {
+  return capture::capi::moduleResetOptimizer("capture_module_reset_optimizer",
+                                             module, entry);
 }
 
 capture_status capture_module_load_bytes_shared(

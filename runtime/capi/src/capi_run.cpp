@@ -7,10 +7,8 @@
 using namespace capture::rt;
 using namespace capture::capi;
 
-namespace {
-
-/// capture_module_run and capture_module_run_with_probes.
-capture_status runEntry(const char *fn, capture_module *module,
+capture_status
+capture::capi::runEntry(const char *fn, capture_module *module,
                         const char *entry, const capture_tensor_view *inputs,
                         size_t n_inputs, const capture_tensor_view *outputs,
                         size_t n_outputs, const capture_tensor_view *probes,
@@ -80,8 +78,6 @@ capture_status runEntry(const char *fn, capture_module *module,
     return nullptr;
   });
 }
-
-} // namespace
 
 capture_status capture_module_run(capture_module *module, const char *entry,
                                   const capture_tensor_view *inputs,
@@ -221,27 +217,41 @@ capture_status trainSetter(const char *fn, capture_module *module,
 
 } // namespace
 
+capture_status capture::capi::moduleSetLearningRate(const char *fn,
+                                                    capture_module *module,
+                                                    const char *entry,
+                                                    float lr) {
+  return trainSetter(fn, module, entry, [&](Module &m, const std::string &e) {
+    return m.setLearningRate(e, lr);
+  });
+}
+
 capture_status capture_module_set_learning_rate(capture_module *module,
                                                 const char *entry, float lr) {
-  return trainSetter("capture_module_set_learning_rate", module, entry,
-                     [&](Module &m, const std::string &e) {
-                       return m.setLearningRate(e, lr);
-                     });
+  return capture::capi::moduleSetLearningRate(
+      "capture_module_set_learning_rate", module, entry, lr);
+}
+
+capture_status capture::capi::moduleSetMaxGradNorm(const char *fn,
+                                                   capture_module *module,
+                                                   const char *entry,
+                                                   float max_grad_norm) {
+  return trainSetter(fn, module, entry, [&](Module &m, const std::string &e) {
+    return m.setMaxGradNorm(e, max_grad_norm);
+  });
 }
 
 capture_status capture_module_set_max_grad_norm(capture_module *module,
                                                 const char *entry,
                                                 float max_grad_norm) {
-  return trainSetter("capture_module_set_max_grad_norm", module, entry,
-                     [&](Module &m, const std::string &e) {
-                       return m.setMaxGradNorm(e, max_grad_norm);
-                     });
+  return capture::capi::moduleSetMaxGradNorm("capture_module_set_max_grad_norm",
+                                             module, entry, max_grad_norm);
 }
 
-capture_status capture_module_set_adamw(capture_module *module,
-                                        const char *entry,
-                                        const capture_adamw *adamw) {
-  const char *fn = "capture_module_set_adamw";
+capture_status capture::capi::moduleSetAdamw(const char *fn,
+                                             capture_module *module,
+                                             const char *entry,
+                                             const capture_adamw *adamw) {
   return trainSetter(fn, module, entry, [&](Module &m, const std::string &e) {
     if (!adamw)
       return Status::error("adamw is NULL");
@@ -250,17 +260,32 @@ capture_status capture_module_set_adamw(capture_module *module,
   });
 }
 
-capture_status capture_module_set_train_step(capture_module *module,
-                                             const char *entry, uint64_t step) {
-  return trainSetter(
-      "capture_module_set_train_step", module, entry,
-      [&](Module &m, const std::string &e) { return m.setTrainStep(e, step); });
+capture_status capture_module_set_adamw(capture_module *module,
+                                        const char *entry,
+                                        const capture_adamw *adamw) {
+  return capture::capi::moduleSetAdamw("capture_module_set_adamw", module,
+                                       entry, adamw);
 }
 
-capture_status capture_module_train_state(const capture_module *module,
-                                          const char *entry,
-                                          capture_train_state *out) {
-  const char *fn = "capture_module_train_state";
+capture_status capture::capi::moduleSetTrainStep(const char *fn,
+                                                 capture_module *module,
+                                                 const char *entry,
+                                                 uint64_t step) {
+  return trainSetter(fn, module, entry, [&](Module &m, const std::string &e) {
+    return m.setTrainStep(e, step);
+  });
+}
+
+capture_status capture_module_set_train_step(capture_module *module,
+                                             const char *entry, uint64_t step) {
+  return capture::capi::moduleSetTrainStep("capture_module_set_train_step",
+                                           module, entry, step);
+}
+
+capture_status capture::capi::moduleTrainState(const char *fn,
+                                               const capture_module *module,
+                                               const char *entry,
+                                               capture_train_state *out) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
@@ -283,6 +308,13 @@ capture_status capture_module_train_state(const capture_module *module,
   });
 }
 
+capture_status capture_module_train_state(const capture_module *module,
+                                          const char *entry,
+                                          capture_train_state *out) {
+  return capture::capi::moduleTrainState("capture_module_train_state", module,
+                                         entry, out);
+}
+
 /// The training entry `entry` when `m` and `v` are buffers of its moments'
 /// size; else null with `err` set.
 static const EntryDesc *momentsEntry(const char *fn, Module &module,
@@ -300,10 +332,10 @@ static const EntryDesc *momentsEntry(const char *fn, Module &module,
   return err ? nullptr : e;
 }
 
-capture_status capture_module_read_moments(capture_module *module,
-                                           const char *entry, void *m, void *v,
-                                           size_t byte_size) {
-  const char *fn = "capture_module_read_moments";
+capture_status capture::capi::moduleReadMoments(const char *fn,
+                                                capture_module *module,
+                                                const char *entry, void *m,
+                                                void *v, size_t byte_size) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
@@ -323,10 +355,18 @@ capture_status capture_module_read_moments(capture_module *module,
   });
 }
 
-capture_status capture_module_write_moments(capture_module *module,
-                                            const char *entry, const void *m,
-                                            const void *v, size_t byte_size) {
-  const char *fn = "capture_module_write_moments";
+capture_status capture_module_read_moments(capture_module *module,
+                                           const char *entry, void *m, void *v,
+                                           size_t byte_size) {
+  return capture::capi::moduleReadMoments("capture_module_read_moments", module,
+                                          entry, m, v, byte_size);
+}
+
+capture_status capture::capi::moduleWriteMoments(const char *fn,
+                                                 capture_module *module,
+                                                 const char *entry,
+                                                 const void *m, const void *v,
+                                                 size_t byte_size) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, module);
     CAPTURE_CHECK_NOT_NULL(fn, entry);
@@ -341,4 +381,11 @@ capture_status capture_module_write_moments(capture_module *module,
                          HostTensor::fromRaw(DType::F32, shape, v, byte_size)};
     return fromStatus(fn, module->module->writeMoments(e->name, moments));
   });
+}
+
+capture_status capture_module_write_moments(capture_module *module,
+                                            const char *entry, const void *m,
+                                            const void *v, size_t byte_size) {
+  return capture::capi::moduleWriteMoments("capture_module_write_moments",
+                                           module, entry, m, v, byte_size);
 }

@@ -471,6 +471,69 @@ CAPTURE_API capture_status capture_module_load_file_shared(
     capture_device *device, const char *path,
     const capture_module *share_weights_with, capture_module **out_module);
 
+//===--- Training-step handles --------------------------------------------===//
+// The training calls on one training entry, opened once, for code that holds
+// "the training step" rather than a module and an entry name (the C form of
+// rt::TrainStep). Each is its capture_module_* counterpart on the handle's
+// entry; errors name the capture_train_step_* function.
+
+/// A training entry of a loaded module. It shares ownership of the module,
+/// which may be destroyed first.
+typedef struct capture_train_step_s capture_train_step;
+
+/// Opens training entry `entry` of `module`. An unknown entry is
+/// CAPTURE_STATUS_NOT_FOUND listing the entries, a forward entry
+/// CAPTURE_STATUS_INVALID_ARGUMENT.
+CAPTURE_API capture_status capture_train_step_open(capture_module *module,
+                                                   const char *entry,
+                                                   capture_train_step **out);
+
+/// Releases `step`; NULL is a no-op.
+CAPTURE_API void capture_train_step_close(capture_train_step *step);
+
+/// One step (capture_module_run): every input but the runtime-filled ones,
+/// any subset of the outputs. A refused step is CAPTURE_STATUS_UPDATE_REFUSED
+/// and writes no output.
+CAPTURE_API capture_status capture_train_step_run(
+    capture_train_step *step, const capture_tensor_view *inputs,
+    size_t n_inputs, const capture_tensor_view *outputs, size_t n_outputs);
+
+/// capture_module_set_learning_rate on the step.
+CAPTURE_API capture_status
+capture_train_step_set_learning_rate(capture_train_step *step, float lr);
+
+/// capture_module_set_max_grad_norm on the step.
+CAPTURE_API capture_status capture_train_step_set_max_grad_norm(
+    capture_train_step *step, float max_grad_norm);
+
+/// capture_module_set_adamw on the step.
+CAPTURE_API capture_status capture_train_step_set_adamw(
+    capture_train_step *step, const capture_adamw *adamw);
+
+/// capture_module_train_state on the step.
+CAPTURE_API capture_status capture_train_step_state(
+    const capture_train_step *step, capture_train_state *out);
+
+/// capture_module_read_moments on the step.
+CAPTURE_API capture_status capture_train_step_read_moments(
+    capture_train_step *step, void *m, void *v, size_t byte_size);
+
+/// Restores a saved optimizer state: both moments (as
+/// capture_train_step_read_moments returns them) and the step counter `t`.
+/// With the weights (capture_module_set_params), a run resumes bit for bit.
+/// The moments are checked before anything changes.
+CAPTURE_API capture_status capture_train_step_restore_optimizer(
+    capture_train_step *step, const void *m, const void *v, size_t byte_size,
+    uint64_t t);
+
+/// capture_module_read_gradients on the step.
+CAPTURE_API capture_status capture_train_step_read_gradients(
+    capture_train_step *step, void *data, size_t byte_size);
+
+/// capture_module_reset_optimizer on the step.
+CAPTURE_API capture_status
+capture_train_step_reset_optimizer(capture_train_step *step);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif
