@@ -482,3 +482,30 @@ rt::Result<rt::TrainState> CapturedStep::trainState() const {
     t.maxGradNorm = static_cast<float>(*state_->maxGradNorm);
   return t;
 }
+
+rt::Result<OptimizerState> CapturedStep::optimizerState() const {
+  if (rt::Module *m = loadedStep(*state_)) {
+    rt::Result<rt::AdamWMoments> moments = m->readMoments("train");
+    if (moments.isError())
+      return moments.status();
+    rt::Result<rt::TrainState> t = m->trainState("train");
+    if (t.isError())
+      return t.status();
+    return OptimizerState{std::move(moments).value(), t.value().step};
+  }
+  if (state_->saved && state_->saved->version == state_->params->version)
+    return OptimizerState{state_->saved->moments, state_->saved->step};
+  return rt::Status::error(
+      "captureStep: no optimizer state yet: the step has not been called "
+      "(or a weight was re-created since)");
+}
+
+rt::Status CapturedStep::restoreOptimizer(const OptimizerState &state) {
+  if (rt::Module *m = loadedStep(*state_)) {
+    CAPTURE_RT_RETURN_IF_ERROR(m->writeMoments("train", state.moments));
+    return m->setTrainStep("train", state.step);
+  }
+  state_->saved =
+      SavedOptimizer{state.moments, state.step, state_->params->version};
+  return rt::Status::ok();
+}

@@ -346,6 +346,35 @@ class Imported:
         """The step counter and the hyperparameters of the next step."""
         return self._step.train_state()
 
+    def optimizer_state(self):
+        """AdamW's state, bit for bit: {'m', 'v', 'step'}. With
+        state_dict() (the weights), what resumes training exactly."""
+        return self._require_step().optimizer_state()
+
+    def restore(self, weights, optimizer_state):
+        """Resumes from state_dict() and optimizer_state() saved earlier
+        (here or in another process, for the same model and loss): the next
+        steps continue bit for bit."""
+        step = self._require_step()
+        weights = {n: _as_array(n, v) for n, v in dict(weights).items()}
+        # Checked before anything changes: the weights here (as set_values
+        # would), the moments by restore_optimizer, which changes nothing on
+        # error; so set_values cannot fail after it.
+        current = self.params.values()
+        for name, value in weights.items():
+            if name not in current:
+                raise capture.Error("restore: unknown weight '%s'; the "
+                                    "model's are %s" % (name, list(current)))
+            if value.shape != current[name].shape or \
+                    value.dtype != np.float32:
+                raise capture.Error(
+                    "restore: weight '%s' is %s %s, expected float32 %s"
+                    % (name, value.dtype, list(value.shape),
+                       list(current[name].shape)))
+        s = optimizer_state
+        step.restore_optimizer(s["m"], s["v"], int(s["step"]))
+        self.params.set_values(weights)
+
     def state_dict(self):
         """The current weights by PyTorch's names, as numpy arrays."""
         return self.params.values()

@@ -686,9 +686,30 @@ void capture::python::bindTracer(py::module_ &m) {
             check(c.callable.setMaxGradNorm(v));
           },
           py::arg("max_grad_norm"))
-      .def("train_state", [](const PyCapturedStep &c) {
-        return trainStateDict(take(c.callable.trainState()));
-      });
+      .def("train_state",
+           [](const PyCapturedStep &c) {
+             return trainStateDict(take(c.callable.trainState()));
+           })
+      .def(
+          "optimizer_state",
+          [](const PyCapturedStep &c) {
+            OptimizerState o = take(c.callable.optimizerState());
+            return py::dict(py::arg("m") = toArray(std::move(o.moments.m)),
+                            py::arg("v") = toArray(std::move(o.moments.v)),
+                            py::arg("step") = o.step);
+          },
+          "Both AdamW moments and the step counter, bit for bit: with the "
+          "weights (Params.values), what resumes the step exactly.")
+      .def(
+          "restore_optimizer",
+          [](PyCapturedStep &c, const py::handle &m, const py::handle &v,
+             uint64_t step) {
+            OptimizerState o{{toTensor("m", m), toTensor("v", v)}, step};
+            check(c.callable.restoreOptimizer(o));
+          },
+          py::arg("m"), py::arg("v"), py::arg("step"),
+          "Restores a saved optimizer_state(); with the weights "
+          "(Params.set_values) the next steps continue bit for bit.");
 
   m.def(
       "capture",

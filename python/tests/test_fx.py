@@ -150,6 +150,54 @@ class FxTest(unittest.TestCase):
             np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(),
                                        rtol=1e-4, atol=1e-5, err_msg=n)
 
+    def test_resume_from_saved_state_is_bitwise(self):
+        batch = {"x": np.linspace(-1, 1, 4 * 8, dtype=np.float32
+                                  ).reshape(4, 8),
+                 "labels": np.array([0, 1, 2, 0], np.int32)}
+
+        def imported(seed):
+            torch.manual_seed(seed)
+            return capture.fx.import_module(
+                workloads.mlp(8, 16, 3), workloads.mlp_loss, batch, lr=1e-2,
+                max_grad_norm=1.0, device=self.device)
+
+        straight = imported(0)
+        for _ in range(3):
+            straight.step(batch)
+        weights = straight.state_dict()
+        opt = straight.optimizer_state()
+        self.assertEqual(opt["step"], 3)
+        after = [straight.step(batch) for _ in range(2)]
+        # Another model (other initial weights), resumed before its first
+        # step, then continued: bitwise the same.
+        resumed = imported(1)
+        resumed.restore(weights, opt)
+        again = [resumed.step(batch) for _ in range(2)]
+        for a, b in zip(after, again):
+            self.assertEqual(a["loss"].tobytes(), b["loss"].tobytes())
+            self.assertEqual(a["grad_norm"].tobytes(),
+                             b["grad_norm"].tobytes())
+        for name, v in straight.state_dict().items():
+            self.assertEqual(v.tobytes(), resumed.state_dict()[name].tobytes(),
+                             name)
+        self.assertEqual(resumed.train_state()["step"], 5)
+        # Restored into a loaded recording too; a wrong size changes nothing.
+        now = resumed.state_dict()
+        with self.assertRaisesRegex(capture.Error, "moment"):
+            resumed.restore(weights, dict(opt, m=opt["m"][:3]))
+        with self.assertRaisesRegex(capture.Error, "weight '0.bias' is "
+                                    "float32 \\[2\\], expected float32 "
+                                    "\\[16\\]"):
+            resumed.restore(dict(weights, **{"0.bias": np.ones(2, np.float32)}),
+                            opt)
+        self.assertEqual(resumed.train_state()["step"], 5)
+        for name, v in resumed.state_dict().items():
+            self.assertEqual(v.tobytes(), now[name].tobytes(), name)
+        resumed.restore(weights, opt)
+        self.assertEqual(resumed.train_state()["step"], 3)
+        self.assertEqual(resumed.step(batch)["loss"].tobytes(),
+                         after[0]["loss"].tobytes())
+
     def test_hyperparameters_never_record_again(self):
         model = workloads.mlp(8, 16, 3)
         batch = {"x": np.ones((4, 8), np.float32),

@@ -123,6 +123,15 @@ private:
   using CapturedFunction::CapturedFunction;
 };
 
+/// A training step's optimizer state: what, with the weights
+/// (Params::values), resumes it bit for bit.
+struct OptimizerState {
+  /// Both AdamW moments, flat, in the step's parameter order.
+  rt::AdamWMoments moments;
+  /// The step counter t (updates applied so far).
+  uint64_t step = 0;
+};
+
 /// A training step captured by captureStep().
 class CapturedStep : public CapturedFunction {
 public:
@@ -143,6 +152,16 @@ public:
   rt::Status setMaxGradNorm(double maxGradNorm);
   /// The step counter and hyperparameters of the next step.
   rt::Result<rt::TrainState> trainState() const;
+  /// The optimizer state: read from the device while the recording is
+  /// loaded, else what free() or restoreOptimizer() kept; an error before
+  /// the first call.
+  rt::Result<OptimizerState> optimizerState() const;
+  /// Restores a saved optimizer state (with the weights, Params::setValues,
+  /// the next steps continue bit for bit). Applied at once when the
+  /// recording is loaded (the moments checked first: a wrong size changes
+  /// nothing), else kept for the next recording, whose first call then
+  /// fails on a wrong size.
+  rt::Status restoreOptimizer(const OptimizerState &state);
 
 private:
   friend CapturedStep captureStep(Tracer::Fn, Params &, AdamW, StepOptions,
