@@ -44,6 +44,22 @@ struct SavedOptimizer {
   uint64_t version = 0;
 };
 
+/// What a call's input is matched on: its name, dtype and shape.
+struct InputKey {
+  /// The input's name.
+  std::string name;
+  /// Its dtype.
+  rt::DType dtype;
+  /// Its shape.
+  std::vector<int64_t> shape;
+
+  /// Whether `in` has this name, dtype and shape.
+  bool matches(const rt::TensorView &in) const {
+    return name == in.name && dtype == in.dtype && shape.size() == in.rank &&
+           std::equal(shape.begin(), shape.end(), in.shape);
+  }
+};
+
 struct CapturedState {
   /// The function.
   Tracer::Fn fn;
@@ -81,9 +97,7 @@ struct CapturedState {
   /// The inputs (names, dtypes, shapes, in order) of the last call that
   /// ran, whose recording is the cache's front: a call with the same
   /// replays it without formatting a signature.
-  std::vector<
-      std::pair<std::string, std::pair<rt::DType, std::vector<int64_t>>>>
-      lastCall;
+  std::vector<InputKey> lastCall;
   /// Counters.
   CaptureStats stats;
 
@@ -220,17 +234,14 @@ CapturedState::call(const std::vector<rt::TensorView> &inputs,
       if (inputs[j].name == in.name)
         return rt::Status::error(where + "input '" + std::string(in.name) +
                                  "' is given twice");
-    std::vector<int64_t> shape = in.shapeVector();
-    std::optional<uint64_t> n = rt::elementCount(shape);
+    std::optional<uint64_t> n = rt::elementCount(in.shape, in.rank);
     if (!n || in.bytes != *n * rt::dtypeSize(in.dtype))
       return rt::Status::error(where + "input '" + std::string(in.name) + "' " +
-                               rt::formatType(shape, in.dtype) + " needs " +
-                               std::to_string(n.value_or(0) * 4) +
+                               rt::formatType(in.shapeVector(), in.dtype) +
+                               " needs " + std::to_string(n.value_or(0) * 4) +
                                " bytes of data, got " +
                                std::to_string(in.bytes));
-    same = same && lastCall[i].first == in.name &&
-           lastCall[i].second.first == in.dtype &&
-           lastCall[i].second.second == shape;
+    same = same && lastCall[i].matches(in);
   }
   if (same) {
     CAPTURE_RT_RETURN_IF_ERROR(params->sync());
@@ -318,7 +329,7 @@ CapturedState::call(const std::vector<rt::TensorView> &inputs,
   }
   ++stats.calls;
   for (const rt::TensorView &in : inputs)
-    lastCall.push_back({std::string(in.name), {in.dtype, in.shapeVector()}});
+    lastCall.push_back({std::string(in.name), in.dtype, in.shapeVector()});
   return module->runViews(entry(), inputs, {}, runOptions);
 }
 

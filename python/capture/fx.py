@@ -357,20 +357,20 @@ class Imported:
         steps continue bit for bit."""
         step = self._require_step()
         weights = {n: _as_array(n, v) for n, v in dict(weights).items()}
-        # Checked before anything changes: the weights here (as set_values
-        # would), the moments by restore_optimizer, which changes nothing on
-        # error; so set_values cannot fail after it.
-        current = self.params.values()
+        # Checked before anything changes: the weights here against their
+        # declarations (as set_values would), the moments by
+        # restore_optimizer, which changes nothing on error; so set_values
+        # cannot fail after it.
         for name, value in weights.items():
-            if name not in current:
+            if name not in self._weights:
                 raise capture.Error("restore: unknown weight '%s'; the "
-                                    "model's are %s" % (name, list(current)))
-            if value.shape != current[name].shape or \
-                    value.dtype != np.float32:
+                                    "model's are %s"
+                                    % (name, list(self._weights)))
+            shape = list(self._weights[name].shape)
+            if list(value.shape) != shape or value.dtype != np.float32:
                 raise capture.Error(
                     "restore: weight '%s' is %s %s, expected float32 %s"
-                    % (name, value.dtype, list(value.shape),
-                       list(current[name].shape)))
+                    % (name, value.dtype, list(value.shape), shape))
         s = optimizer_state
         step.restore_optimizer(s["m"], s["v"], int(s["step"]))
         self.params.set_values(weights)

@@ -44,13 +44,15 @@ inline const char *dtypeName(DType dtype) {
   return "unknown-dtype";
 }
 
-/// Number of elements of `shape` (1 for a scalar), or nullopt when a
-/// dimension is negative or the product overflows `limit`.
+/// Number of elements of the `rank` dimensions at `dims` (1 for a
+/// scalar), or nullopt when a dimension is negative or the product
+/// overflows `limit`.
 inline std::optional<uint64_t>
-elementCount(const std::vector<int64_t> &shape,
+elementCount(const int64_t *dims, size_t rank,
              uint64_t limit = std::numeric_limits<uint64_t>::max()) {
   uint64_t count = 1;
-  for (int64_t dim : shape) {
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t dim = dims[i];
     if (dim < 0)
       return std::nullopt;
     uint64_t d = static_cast<uint64_t>(dim);
@@ -59,6 +61,13 @@ elementCount(const std::vector<int64_t> &shape,
     count *= d;
   }
   return count;
+}
+
+/// Number of elements of `shape`, as above.
+inline std::optional<uint64_t>
+elementCount(const std::vector<int64_t> &shape,
+             uint64_t limit = std::numeric_limits<uint64_t>::max()) {
+  return elementCount(shape.data(), shape.size(), limit);
 }
 
 /// "[2, 4]"; "[]" for a scalar.
