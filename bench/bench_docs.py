@@ -53,16 +53,19 @@ def _section(report, args, has_plot):
                  "median, p10 and p90)." % (" ".join(args), report["steps"],
                                            report["rounds"]))
     lines.append("")
-    lines.append("| workload | dispatches | replay | eager | torch 1 thr | "
-                 "torch 2 thr | eager / replay | torch 1 / replay | "
-                 "torch 2 / replay | host overhead |")
-    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    lines.append("| workload | dispatches | llvmpipe threads | replay | eager | "
+                 "torch 1 thr | torch 2 thr | eager / replay | "
+                 "torch 1 / replay | torch 2 / replay | host overhead |")
+    lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+                 "| --- |")
     for w in report["workloads"]:
         f, r = w["figures"], w["ratios"]
         cell = lambda k: "%.0f µs (%.0f–%.0f)" % (
             f[k]["median"], f[k]["p10"], f[k]["p90"])
-        lines.append("| %s | %d | %s | %s | %s | %s | %.2f | %.2f | %.2f | "
-                     "%.1f µs |" % (w["title"], w["dispatches"], cell("replay"),
+        lines.append("| %s | %d | %s | %s | %s | %s | %s | %.2f | %.2f | "
+                     "%.2f | %.1f µs |" % (w["title"], w["dispatches"],
+                                         w.get("cpu_threads") or "–",
+                                         cell("replay"),
                                     cell("eager"), cell("torch1"),
                                     cell("torch2"), r["eager"], r["torch1"],
                                     r["torch2"], w["host_overhead_us"]))
@@ -73,7 +76,12 @@ def _section(report, args, has_plot):
                      "tiny dispatch %.1f µs; each further dependent dispatch "
                      "%.2f µs; 1 MiB upload + download %.1f µs. Host overhead "
                      "is the median over the calls of pack + submit + unpack "
-                     "per replay (not the wait), from `capture-run --profile`." % (
+                     "per replay (not the wait), from `capture-run --profile`. "
+                     "llvmpipe threads: what `capture-run --cpu-threads auto` "
+                     "(its default) chose from the module's work estimates, "
+                     "for the replay and the eager runs alike: 0 (every "
+                     "dispatch on the submitting thread) or pool (llvmpipe's "
+                     "pool, one thread per core)." % (
                          fl["submit_wait_us"], fl["per_dispatch_us"],
                          fl["mib_round_trip_us"]))
         lines.append("")

@@ -113,7 +113,17 @@ def capture(module, data, eager=False, profile=False):
                                     text=True).stdout)
     t = out["timing"]
     return {"median": t["median_us"], "p10": t["p10_us"], "p90": t["p90_us"],
-            "device": out["device"]["name"], "json": out}
+            "device": out["device"]["name"], "threads": cpu_threads(out),
+            "json": out}
+
+
+def cpu_threads(out):
+    """llvmpipe's thread setting of a capture-run --json result: "0",
+    "pool" (the driver's default) or "" on another device."""
+    t = out["device"].get("cpu_threads")
+    if t is None:
+        return ""
+    return "pool" if t["threads"] is None else str(t["threads"])
 
 
 def torch(cmd, threads):
@@ -181,10 +191,10 @@ for name in a.workloads.split(","):
     module = os.path.join(work, name, "model.capmod")
     subprocess.run([aot, model, "-o", module], check=True)
     samples = {"replay": [], "eager": [], "torch1": [], "torch2": []}
-    device, torch_line = "", ""
+    device, torch_line, threads = "", "", ""
     for _ in range(a.rounds):
         r = capture(module, data)
-        device = r["device"]
+        device, threads = r["device"], r["threads"]
         samples["replay"].append(r)
         samples["eager"].append(capture(module, data, eager=True))
         for threads in (1, 2):
@@ -206,10 +216,12 @@ for name in a.workloads.split(","):
                       for k in ("eager", "torch1", "torch2")},
            "host_overhead_us": host_us,
            "dispatches": entry["dispatches"], "barriers": entry["barriers"],
+           "cpu_threads": threads,
            "torch": torch_line}
     report["workloads"].append(row)
-    print("%s (%s) on %s, %d steps x %d rounds, %d dispatches:"
-          % (name, title, device, a.steps, a.rounds, row["dispatches"]))
+    print("%s (%s) on %s, %d steps x %d rounds, %d dispatches%s:"
+          % (name, title, device, a.steps, a.rounds, row["dispatches"],
+             ", llvmpipe threads " + threads if threads else ""))
     for k in ("replay", "eager", "torch1", "torch2"):
         f = figures[k]
         ratio = "" if k == "replay" else "   %s / replay = %.2f" % (

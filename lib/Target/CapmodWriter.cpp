@@ -297,6 +297,8 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
           {range->buffer, range->begin, range->end - range->begin});
     }
     dispatch.writes.assign(written.begin(), written.end());
+    if (auto work = launch->getAttrOfType<IntegerAttr>(kWorkAttr))
+      dispatch.work = std::max<int64_t>(work.getInt(), 0);
     for (Value v :
          {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
       dispatch.groups.push_back(getConstantIntValue(v).value_or(1));

@@ -162,6 +162,7 @@ Result<EntryDesc> toEntry(const fb::Entry &entry) {
             {range.buffer(), range.offset(), range.size()});
       }
       cmd.dispatch.writes = toVector(dispatch->writes());
+      cmd.dispatch.work = dispatch->work();
       break;
     }
     default:

@@ -77,7 +77,8 @@ flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {
     auto writes = b.CreateVector(d.writes);
     types.push_back(fb::Command::Dispatch);
     commands.push_back(
-        fb::CreateDispatch(b, d.kernel, groups, bindings, writes).Union());
+        fb::CreateDispatch(b, d.kernel, groups, bindings, writes, d.work)
+            .Union());
   }
   auto name = b.CreateString(entry.name);
   auto inputs = writeSlots(b, entry.inputs);

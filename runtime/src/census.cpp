@@ -188,6 +188,9 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
       for (uint32_t g : cmd.dispatch.groups)
         overflow |= __builtin_mul_overflow(groups, g, &groups);
       overflow |= __builtin_add_overflow(ec.workgroups, groups, &ec.workgroups);
+      // A hint from the file: saturated rather than refused.
+      if (__builtin_add_overflow(ec.work, cmd.dispatch.work, &ec.work))
+        ec.work = UINT64_MAX;
       if (overflow)
         return Status::error("entry '" + e.name +
                              "': the workgroup count overflows 64 bits, "

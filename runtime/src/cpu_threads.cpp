@@ -37,6 +37,8 @@ std::string describeCpuThreads(const CpuThreadsSetting &setting) {
   std::string count =
       setting.threads ? std::to_string(*setting.threads) : "driver default";
   std::string why = cpuThreadsSourceName(setting.source);
+  if (setting.source == CpuThreadsSource::Options && !setting.reason.empty())
+    why += ": " + setting.reason;
   if (setting.source == CpuThreadsSource::Environment && !setting.threads)
     why = "LP_NUM_THREADS='" + setting.environmentValue +
           "' from the environment, not a count";
@@ -56,10 +58,12 @@ Result<CpuThreadsSetting> chooseCpuThreads(const DeviceOptions &options) {
     setting.environmentValue = env;
     setting.threads = parseCount(env);
     setting.overriddenOption = options.cpuThreads;
+    setting.reason = options.cpuThreadsReason;
     return setting;
   }
   if (options.cpuThreads) {
     setting.source = CpuThreadsSource::Options;
+    setting.reason = options.cpuThreadsReason;
     if (*options.cpuThreads != kCpuThreadsDriverDefault)
       setting.threads = *options.cpuThreads;
     return setting;

@@ -47,10 +47,13 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK: %[[XV:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2xvector<4xf32>>
 // CHECK: %[[W:.*]] = memref.view %[[WTS]][%[[C0]]][] : memref<288xi8> to memref<8xvector<4xf32>>
 // CHECK: %[[T0:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<2x8xf32>
-// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[XV]] : memref<2xvector<4xf32>>, %[[W]] : memref<8xvector<4xf32>>, %[[T0]] : memref<2x8xf32>)
+// Each launch carries its work estimate: the matmul's 2*8*4 = 64
+// multiply-adds plus 8 per bound float (8 + 32 + 16 floats): 512; the add
+// binds 16 + 8 + 16 floats: 320.
+// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[XV]] : memref<2xvector<4xf32>>, %[[W]] : memref<8xvector<4xf32>>, %[[T0]] : memref<2x8xf32>) {ag.work = 512 : i64}
 // CHECK: %[[B:.*]] = memref.view %[[WTS]][%[[C256]]][] : memref<288xi8> to memref<8xf32>
 // CHECK: %[[T1:.*]] = memref.view %[[SCR]][%[[C256]]][] : memref<320xi8> to memref<2x8xf32>
-// CHECK: gpu.launch_func @add_{{[0-9]+}}::@add_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[B]] : memref<8xf32>, %[[T1]] : memref<2x8xf32>)
+// CHECK: gpu.launch_func @add_{{[0-9]+}}::@add_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[B]] : memref<8xf32>, %[[T1]] : memref<2x8xf32>) {ag.work = 320 : i64}
 // The matmul result is dead after the add: the mul (the probed value) reuses its range.
 // CHECK: %[[C:.*]] = memref.view %[[CST]][%[[C0]]][] : memref<32xi8> to memref<8xf32>
 // CHECK: gpu.launch_func @mul_{{[0-9]+}}::@mul_{{[0-9]+}} {{.*}} args(%[[T1]] : memref<2x8xf32>, %[[C]] : memref<8xf32>, %[[T0]] : memref<2x8xf32>)

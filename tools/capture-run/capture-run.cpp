@@ -93,6 +93,14 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   deviceOptions.selector = opts.device;
   deviceOptions = deviceOptionsFromEnvironment(std::move(deviceOptions));
   deviceOptions.cpuThreads = opts.cpuThreads;
+  std::optional<CpuThreadsAdvice> advice;
+  if (opts.cpuThreadsAuto) {
+    advice = adviseCpuThreadsFor(opts.module);
+    if (advice) {
+      deviceOptions.cpuThreads = advice->threads;
+      deviceOptions.cpuThreadsReason = "auto, " + advice->reason;
+    }
+  }
   deviceOptions.onValidationMessage = [&](const std::string &) {
     ++validationMessages;
   };

@@ -12,11 +12,13 @@
 #ifndef CAPTURE_RUN_CLI_H
 #define CAPTURE_RUN_CLI_H
 
+#include "capture/rt/cpu_threads_advice.h"
 #include "capture/rt/module.h"
 
 #include "json.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,8 +69,13 @@ struct Options {
   std::optional<uint64_t> repeat;
   /// --device; empty when not given.
   std::string device;
-  /// --cpu-threads: llvmpipe's thread count (DeviceOptions::cpuThreads).
+  /// --cpu-threads N: llvmpipe's thread count (DeviceOptions::cpuThreads).
   std::optional<int> cpuThreads;
+  /// --cpu-threads auto (the default without a count): the count
+  /// rt::adviseCpuThreads gives for the module.
+  bool cpuThreadsAuto = true;
+  /// Whether --cpu-threads was given (a usage error with --info).
+  bool cpuThreadsGiven = false;
   /// --probe, in order.
   std::vector<std::string> probes;
   /// --steps (training entries).
@@ -137,6 +144,10 @@ struct ProfileTotals {
   /// wait), in microseconds: its median is the figure to compare, since a
   /// first call's one-off work would lift a mean.
   std::vector<double> hostOverheadUs;
+  /// Each kernel's device time in each call (by kernel index): the
+  /// median per call is what to compare, since a first call includes
+  /// llvmpipe's compilation of the kernels and a loaded machine spikes.
+  std::map<uint32_t, std::vector<double>> kernelCallUs;
 };
 
 /// What a run did, for the report at its end.
@@ -237,6 +248,11 @@ void writeProfileJson(JsonWriter &json, const ProfileTotals &totals);
 /// --info and --graph: describes the module without a device; returns the
 /// exit code (info.cpp).
 int describeModule(const Options &opts);
+
+/// rt::adviseCpuThreads for the module file `path` (info.cpp), or nothing
+/// when the file cannot be read or parsed: loading it reports why.
+std::optional<rt::CpuThreadsAdvice>
+adviseCpuThreadsFor(const std::string &path);
 
 /// Checks the training options against training entry `entry`; returns a
 /// usage error message, if any (train_steps.cpp).

@@ -200,7 +200,8 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
         {"input_bytes", e.inputBytes},
         {"output_bytes", e.outputBytes},
         {"scratch_bytes", e.scratchBytes},
-        {"scratch_live_bytes", e.scratchLiveBytes}};
+        {"scratch_live_bytes", e.scratchLiveBytes},
+        {"work", e.work}};
     for (auto [name, n] : counts) {
       json.key(name);
       json.value(n);
@@ -275,6 +276,16 @@ int describeModule(const Options &opts) {
     return runtimeError(opts.module +
                         ": the module does not verify: " + verified.message());
   return 0;
+}
+
+std::optional<CpuThreadsAdvice> adviseCpuThreadsFor(const std::string &path) {
+  Result<std::vector<uint8_t>> bytes = readFile(path);
+  if (bytes.isError())
+    return std::nullopt;
+  Result<ModuleDesc> desc = parseCapmod(bytes->data(), bytes->size());
+  if (desc.isError())
+    return std::nullopt;
+  return adviseCpuThreads(desc.value());
 }
 
 } // namespace capture::run

@@ -26,7 +26,8 @@ constexpr const char *kUsage =
     "usage: capture-run FILE.capmod [--entry NAME] [--input name=file.npy]...\n"
     "                   [--param name=file.npy]... [--params-dir DIR]\n"
     "                   [--output-dir DIR]\n"
-    "                   [--device SEL] [--cpu-threads N] [--probe NAME]...\n"
+    "                   [--device SEL] [--cpu-threads N|auto] [--probe "
+    "NAME]...\n"
     "                   [--save-params DIR] [--eager] [--profile] [--json]\n"
     "                   [--repeat N]                            (forward)\n"
     "                   [--steps N] [--keep-going] [--lr-at K=VALUE]...\n"
@@ -47,9 +48,13 @@ constexpr const char *kUsage =
     "  --device SEL           device index, 'cpu', 'gpu' or part of a name\n"
     "                         (default: env CAPTURE_DEVICE, else a GPU, else\n"
     "                         lavapipe)\n"
-    "  --cpu-threads N        lavapipe's thread pool size (default 0: every\n"
-    "                         dispatch runs on the submitting thread, fastest\n"
-    "                         for small dispatches); env LP_NUM_THREADS wins\n"
+    "  --cpu-threads N|auto   lavapipe's thread pool size (0: every dispatch\n"
+    "                         runs on the submitting thread, fastest for "
+    "small\n"
+    "                         dispatches); auto (the default): 0, or "
+    "llvmpipe's\n"
+    "                         pool when the module's dispatches average 1M\n"
+    "                         work or more; env LP_NUM_THREADS wins\n"
     "  --probe NAME           reads probe NAME after the last replay\n"
     "  --save-params DIR      writes DIR/<weight>.npy for every weight at the\n"
     "                         end\n"
@@ -111,15 +116,20 @@ std::optional<std::string> parseCount(const char *option,
 }
 
 /// Parses the thread count of --cpu-threads: 0 to 1024.
-std::optional<std::string> parseThreads(const std::string &value,
-                                        std::optional<int> &out) {
+std::optional<std::string>
+parseThreads(const std::string &value, std::optional<int> &out, bool &autoOut) {
+  autoOut = value == "auto";
+  if (autoOut) {
+    out.reset();
+    return std::nullopt;
+  }
   char *end = nullptr;
   errno = 0;
   long n = std::strtol(value.c_str(), &end, 10);
   if (errno || *end || !std::isdigit(static_cast<unsigned char>(value[0])) ||
       n > 1024)
-    return "option --cpu-threads expects a thread count from 0 to 1024 (0: "
-           "every dispatch runs on the submitting thread), got '" +
+    return "option --cpu-threads expects 'auto' or a thread count from 0 to "
+           "1024 (0: every dispatch runs on the submitting thread), got '" +
            value + "'";
   out = static_cast<int>(n);
   return std::nullopt;
@@ -218,7 +228,7 @@ std::optional<std::string> checkInspectOptions(const Options &opts) {
       {!opts.params.empty(), "--param"},
       {!opts.outputDir.empty(), "--output-dir"},
       {!opts.device.empty(), "--device"},
-      {opts.cpuThreads.has_value(), "--cpu-threads"},
+      {opts.cpuThreadsGiven, "--cpu-threads"},
       {!opts.probes.empty(), "--probe"},
       {!opts.saveParams.empty(), "--save-params"},
       {opts.repeat.has_value(), "--repeat"},
@@ -330,7 +340,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
     } else if (flag == "--print") {
       opts.printOutputs.push_back(value);
     } else if (flag == "--cpu-threads") {
-      error = parseThreads(value, opts.cpuThreads);
+      error = parseThreads(value, opts.cpuThreads, opts.cpuThreadsAuto);
+      opts.cpuThreadsGiven = true;
     } else if (flag == "--repeat") {
       error = parseCount("--repeat", value, opts.repeat);
     } else if (flag == "--steps") {

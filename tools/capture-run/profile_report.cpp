@@ -1,8 +1,8 @@
 //===- profile_report.cpp - capture-run --profile: the table and JSON -----===//
 //
 // A run profiles every call; the report sums them: per kernel the
-// dispatches and device time over all calls, and the host stages and the
-// submission's device time per call.
+// dispatches and device time over all calls and the median of its time per
+// call, and the host stages and the submission's device time per call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,12 @@ double kernelTotalUs(const Profile &p) {
   return total;
 }
 
+/// The median over the calls of one kernel's device time per call.
+double medianPerCall(const ProfileTotals &totals, uint32_t kernel) {
+  auto it = totals.kernelCallUs.find(kernel);
+  return it == totals.kernelCallUs.end() ? 0.0 : quantile(it->second, 0.5);
+}
+
 } // namespace
 
 void addProfile(ProfileTotals &totals, const Profile &p) {
@@ -40,6 +46,7 @@ void addProfile(ProfileTotals &totals, const Profile &p) {
     sum.host.*stage.second += p.host.*stage.second;
   sum.submissionUs += p.submissionUs;
   for (const KernelProfile &k : p.kernels) {
+    totals.kernelCallUs[k.kernel].push_back(k.deviceUs);
     auto it = std::find_if(
         sum.kernels.begin(), sum.kernels.end(),
         [&](const KernelProfile &s) { return s.kernel == k.kernel; });
@@ -89,16 +96,17 @@ void printProfile(const ProfileTotals &totals) {
   double total = kernelTotalUs(p);
   uint64_t dispatches = 0;
   if (p.hasDeviceTimes)
-    std::printf("  %-*s  %10s  %14s  %6s\n", width, "kernel", "dispatches",
-                "device us", "share");
+    std::printf("  %-*s  %10s  %14s  %6s  %14s\n", width, "kernel",
+                "dispatches", "device us", "share", "median us/call");
   else
     std::printf("  %-*s  %10s\n", width, "kernel", "dispatches");
   for (const KernelProfile &k : kernels) {
     dispatches += k.dispatches;
     if (p.hasDeviceTimes)
-      std::printf("  %-*s  %10llu  %14.3f  %5.1f%%\n", width, k.name.c_str(),
-                  static_cast<unsigned long long>(k.dispatches), k.deviceUs,
-                  total > 0 ? 100.0 * k.deviceUs / total : 0.0);
+      std::printf("  %-*s  %10llu  %14.3f  %5.1f%%  %14.3f\n", width,
+                  k.name.c_str(), static_cast<unsigned long long>(k.dispatches),
+                  k.deviceUs, total > 0 ? 100.0 * k.deviceUs / total : 0.0,
+                  medianPerCall(totals, k.kernel));
     else
       std::printf("  %-*s  %10llu\n", width, k.name.c_str(),
                   static_cast<unsigned long long>(k.dispatches));
@@ -170,6 +178,8 @@ void writeProfileJson(JsonWriter &json, const ProfileTotals &totals) {
   double total = kernelTotalUs(p);
   for (const KernelProfile &k : p.kernels) {
     json.beginObject();
+    json.key("median_call_us");
+    json.value(medianPerCall(totals, k.kernel));
     json.key("name");
     json.value(k.name);
     json.key("index");

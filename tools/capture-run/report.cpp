@@ -113,6 +113,10 @@ std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
       json.null();
     json.key("source");
     json.value(cpuThreadsSourceKey(threads));
+    if (!threads.reason.empty()) {
+      json.key("reason");
+      json.value(threads.reason);
+    }
     json.endObject();
   }
   json.endObject();
@@ -176,7 +180,8 @@ std::string describeCpuThreads(const Device &device) {
     return count + " (Capture default; set LP_NUM_THREADS or --cpu-threads "
                    "to change)";
   case CpuThreadsSource::Options:
-    return count + " (--cpu-threads)";
+    return count + " (" +
+           (s.reason.empty() ? std::string("--cpu-threads") : s.reason) + ")";
   case CpuThreadsSource::Environment:
     break;
   }
@@ -185,7 +190,8 @@ std::string describeCpuThreads(const Device &device) {
                                     "' from the environment, not a count";
   if (s.overriddenOption)
     why += ", which overrides --cpu-threads " +
-           std::to_string(*s.overriddenOption);
+           (s.reason.empty() ? std::to_string(*s.overriddenOption)
+                             : "(" + s.reason + ")");
   return count + " (" + why + ")";
 }
 

@@ -58,6 +58,14 @@ inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
 /// Attribute on a gpu.func whose argument types are not its tensors' (vec4
 /// views): the tensor shape of each argument, as DenseI64ArrayAttrs.
 inline constexpr llvm::StringLiteral kBindingShapesAttr = "ag.binding_shapes";
+/// Attribute on a gpu.launch_func: the dispatch's estimated work (i64,
+/// multiply-add equivalents: its matmul's multiply-adds plus
+/// kWorkPerBoundFloat per float it binds), which the module writer stores.
+inline constexpr llvm::StringLiteral kWorkAttr = "ag.work";
+/// The work a float read or written costs against one multiply-add: about
+/// 8 on llvmpipe (AdamW moves 7 floats per parameter and takes ~60
+/// multiply-adds' time); a rough figure, used only for advice.
+inline constexpr int64_t kWorkPerBoundFloat = 8;
 } // namespace capture
 
 #endif // CAPTURE_CONVERSION_PASSES_H

@@ -98,6 +98,33 @@ static InFlightDiagnostic missingPlan(Operation *op, StringRef attr) {
 
 /// Lowers one packed entry (an ag.forward or ag.train_step) whose buffers
 /// ag-plan-buffers planned.
+/// The multiply-adds of `op`'s matmul (a matmul or a matmul region), else 0.
+static int64_t multiplyAdds(Operation *op) {
+  MatmulOp matmul = dyn_cast<MatmulOp>(op);
+  if (auto region = dyn_cast<DispatchRegionOp>(op))
+    matmul = region.getMatmul();
+  if (!matmul)
+    return 0;
+  auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+  auto result = cast<RankedTensorType>(matmul.getResult().getType());
+  int64_t k = lhs.getDimSize(matmul.getTransposeA() ? 0 : 1);
+  return result.getNumElements() * k;
+}
+
+/// A dispatch's work estimate (kWorkAttr): `multiplyAdds` plus
+/// kWorkPerBoundFloat per float of every view it binds.
+static int64_t estimatedWork(ValueRange args, int64_t multiplyAdds) {
+  int64_t floats = 0;
+  for (Value arg : args) {
+    auto type = cast<MemRefType>(arg.getType());
+    int64_t lanes = 1;
+    if (auto vec = dyn_cast<VectorType>(type.getElementType()))
+      lanes = vec.getNumElements();
+    floats += type.getNumElements() * lanes;
+  }
+  return multiplyAdds + kWorkPerBoundFloat * floats;
+}
+
 static LogicalResult lowerEntry(FunctionOpInterface entry,
                                 KernelBuilder &kernels) {
   // Only packed entries are planned.
@@ -206,7 +233,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   };
   auto c1 = [&]() { return arith::ConstantIndexOp::create(b, loc, 1); };
   auto launch = [&](gpu::GPUFuncOp kernel, int64_t items, ValueRange args,
-                    Location at) {
+                    Location at, int64_t multiplyAdds = 0) {
     Value groups =
         arith::ConstantIndexOp::create(b, at, kernels.groupsFor(items));
     // The kernel's own workgroup size (a workgroup region's differs).
@@ -214,8 +241,11 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
     if (auto abi = spirv::lookupEntryPointABI(kernel))
       localSize = abi.getWorkgroupSize()[0];
     Value threads = arith::ConstantIndexOp::create(b, at, localSize);
-    gpu::LaunchFuncOp::create(b, at, kernel, {groups, c1(), c1()},
-                              {threads, c1(), c1()}, Value(), args);
+    auto launchOp =
+        gpu::LaunchFuncOp::create(b, at, kernel, {groups, c1(), c1()},
+                                  {threads, c1(), c1()}, Value(), args);
+    launchOp->setAttr(kWorkAttr,
+                      b.getI64IntegerAttr(estimatedWork(args, multiplyAdds)));
   };
 
   SmallVector<Attribute> probes;
@@ -302,7 +332,8 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
     for (auto [result, type] :
          llvm::zip(op.getResults(), argTypes.drop_front(operands.size())))
       args.push_back(viewOfType(placeOf(result), type));
-    launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc());
+    launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc(),
+           multiplyAdds(&op));
   }
 
   // Outputs not computed in place (inputs, weights, constants, repeats,

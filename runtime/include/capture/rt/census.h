@@ -70,6 +70,9 @@ struct EntryCensus {
   /// writes it to the last that reads it before it is overwritten). No
   /// placement of the same values needs less.
   uint64_t scratchLiveBytes = 0;
+  /// The compiler's work estimates of its dispatches, summed
+  /// (DispatchDesc::work; 0 for a file without them).
+  uint64_t work = 0;
 };
 
 /// The buffers of one kind.

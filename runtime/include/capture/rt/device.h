@@ -93,6 +93,9 @@ struct CpuThreadsSetting {
   std::string environmentValue;
   /// DeviceOptions::cpuThreads when the environment overrode it.
   std::optional<int> overriddenOption;
+  /// DeviceOptions::cpuThreadsReason, when DeviceOptions::cpuThreads was
+  /// given (the chosen count, or the one the environment overrode).
+  std::string reason;
 };
 
 /// "0 (Capture default)", "4 (LP_NUM_THREADS from the environment)",
@@ -132,8 +135,13 @@ struct DeviceOptions {
   /// set, always wins. llvmpipe reads that variable while the instance and
   /// its physical devices are created, so Device::create sets it around
   /// those calls (and restores the environment after): no other thread may
-  /// read or change the environment during Device::create.
+  /// read or change the environment during Device::create. For a program
+  /// that knows its module first, rt::adviseCpuThreads chooses from the
+  /// compiler's work estimates (cpu_threads_advice.h).
   std::optional<int> cpuThreads;
+  /// Why cpuThreads holds its value, in words (e.g. the advice's reason):
+  /// kept in the setting for the caller to print; empty: not given.
+  std::string cpuThreadsReason;
 };
 
 /// Lists the physical devices visible to the Vulkan loader. Fails with an

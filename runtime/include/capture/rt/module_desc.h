@@ -132,6 +132,9 @@ struct DispatchDesc {
   std::vector<BufferRangeDesc> bindings;
   /// Indices into `bindings` that the kernel writes.
   std::vector<uint32_t> writes;
+  /// The compiler's work estimate in multiply-add equivalents (see
+  /// capmod.fbs); 0 when the file has none.
+  uint64_t work = 0;
 };
 
 /// One command of a replay schedule.
