@@ -191,10 +191,10 @@ for name in a.workloads.split(","):
     module = os.path.join(work, name, "model.capmod")
     subprocess.run([aot, model, "-o", module], check=True)
     samples = {"replay": [], "eager": [], "torch1": [], "torch2": []}
-    device, torch_line, threads = "", "", ""
+    device, torch_line, llvmpipe = "", "", ""
     for _ in range(a.rounds):
         r = capture(module, data)
-        device, threads = r["device"], r["threads"]
+        device, llvmpipe = r["device"], r["threads"]
         samples["replay"].append(r)
         samples["eager"].append(capture(module, data, eager=True))
         for threads in (1, 2):
@@ -216,12 +216,12 @@ for name in a.workloads.split(","):
                       for k in ("eager", "torch1", "torch2")},
            "host_overhead_us": host_us,
            "dispatches": entry["dispatches"], "barriers": entry["barriers"],
-           "cpu_threads": threads,
+           "cpu_threads": llvmpipe,
            "torch": torch_line}
     report["workloads"].append(row)
     print("%s (%s) on %s, %d steps x %d rounds, %d dispatches%s:"
           % (name, title, device, a.steps, a.rounds, row["dispatches"],
-             ", llvmpipe threads " + threads if threads else ""))
+             ", llvmpipe threads " + llvmpipe if llvmpipe else ""))
     for k in ("replay", "eager", "torch1", "torch2"):
         f = figures[k]
         ratio = "" if k == "replay" else "   %s / replay = %.2f" % (
