@@ -63,6 +63,7 @@ _capture.set_package_dir(os.path.dirname(os.path.abspath(__file__)) + os.sep)
 Device = _capture.Device
 Module = _capture.Module
 devices = _capture.devices
+advise_cpu_threads = _capture.advise_cpu_threads
 
 # The tracer.
 Params = _capture.Params
@@ -82,6 +83,6 @@ _OPS = ["exp", "log", "tanh", "sigmoid", "relu", "sqrt", "square", "add",
         "broadcast_to", "slice", "concat", "one_hot"]
 globals().update({name: getattr(_capture, name) for name in _OPS})
 
-__all__ = ["Device", "Module", "devices", "Error", "UpdateRefused",
+__all__ = ["Device", "Module", "devices", "advise_cpu_threads", "Error", "UpdateRefused",
            "OutOfMemory", "Params", "Weight", "Tensor", "Init", "Tracer",
            "Captured", "CapturedStep", "capture", "capture_step"] + _OPS

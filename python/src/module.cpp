@@ -10,7 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/module.h"
+#include "capture/rt/capmod.h"
 #include "capture/rt/census.h"
+#include "capture/rt/cpu_threads_advice.h"
 #include "capture/rt/device.h"
 
 #include "convert.h"
@@ -18,6 +20,7 @@
 
 #include <pybind11/stl.h>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +35,18 @@ struct PyModule {
   /// The module.
   std::shared_ptr<Module> module;
 };
+
+/// The bytes of module file `path`; a capture.Error naming it otherwise.
+std::string readModuleFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    take(Result<int>(Status::error("cannot open module file '" + path + "'")));
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  if (in.bad())
+    take(Result<int>(Status::error("cannot read module file '" + path + "'")));
+  return bytes;
+}
 
 std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
                                    std::optional<int> cpuThreads) {
@@ -70,11 +85,35 @@ PYBIND11_MODULE(_capture, m) {
       },
       "The Vulkan devices the loader sees.");
 
+  m.def(
+      "advise_cpu_threads",
+      [](py::object source) {
+        std::string bytes;
+        if (py::isinstance<py::bytes>(source)) {
+          bytes = py::cast<std::string>(source);
+        } else {
+          std::string path = py::cast<std::string>(py::str(source));
+          bytes = readModuleFile(path);
+        }
+        ModuleDesc desc = take(parseCapmod(
+            reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+        CpuThreadsAdvice a = adviseCpuThreads(desc);
+        return py::dict(py::arg("threads") = a.threads,
+                        py::arg("pool") = a.threads != 0,
+                        py::arg("entry") = a.entry,
+                        py::arg("work_per_dispatch") = a.workPerDispatch,
+                        py::arg("reason") = a.reason);
+      },
+      py::arg("source"),
+      "llvmpipe's threads for a module (its bytes or a path), from the "
+      "compiler's work estimates: pass ['threads'] as Device(cpu_threads=).");
+
   py::class_<Device, std::shared_ptr<Device>>(m, "Device")
       .def(py::init(&makeDevice), py::arg("selector") = "",
            py::arg("validation") = false, py::arg("cpu_threads") = py::none(),
            "A device: an index, 'cpu', 'gpu' or part of a name ('' picks "
-           "the default); cpu_threads sets llvmpipe's threads (0 when None).")
+           "the default); cpu_threads sets llvmpipe's threads (0 when None, "
+           "-1: llvmpipe's pool; advise_cpu_threads chooses for a module).")
       .def_property_readonly("name",
                              [](const Device &d) { return d.info().name; })
       .def_property_readonly("cpu_threads", [](const Device &d) {

@@ -143,6 +143,25 @@ class CaptureTest(unittest.TestCase):
         eager = m.run("train", data("input"), eager=True, profile=True)
         self.assertEqual(eager["profile"]["submissions"], entry["dispatches"])
 
+    def test_cpu_threads_advice_follows_the_work_estimates(self):
+        # PPO at batch 64: ~0.27M work per dispatch, under the 1M from
+        # which llvmpipe's pool pays; the same from bytes and from a path.
+        path = os.path.join(WORK, "ppo.capmod")
+        a = capture.advise_cpu_threads(path)
+        self.assertEqual(a["threads"], 0)
+        self.assertFalse(a["pool"])
+        self.assertEqual(a["entry"], "train")
+        self.assertGreater(a["work_per_dispatch"], 100000)
+        self.assertLess(a["work_per_dispatch"], 1000000)
+        self.assertIn("the submitting thread", a["reason"])
+        with open(path, "rb") as f:
+            self.assertEqual(capture.advise_cpu_threads(f.read()), a)
+        with self.assertRaises(capture.Error) as e:
+            capture.advise_cpu_threads(os.path.join(WORK, "nope.capmod"))
+        self.assertIn("cannot open module file", str(e.exception))
+        with self.assertRaises(capture.Error):
+            capture.advise_cpu_threads(b"not a module")
+
     def test_devices_lists_the_device(self):
         names = [d["name"] for d in capture.devices()]
         self.assertIn(self.device.name, names)
