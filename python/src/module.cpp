@@ -20,7 +20,6 @@
 
 #include <pybind11/stl.h>
 
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,18 +34,6 @@ struct PyModule {
   /// The module.
   std::shared_ptr<Module> module;
 };
-
-/// The bytes of module file `path`; a capture.Error naming it otherwise.
-std::string readModuleFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    take(Result<int>(Status::error("cannot open module file '" + path + "'")));
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
-  if (in.bad())
-    take(Result<int>(Status::error("cannot read module file '" + path + "'")));
-  return bytes;
-}
 
 std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
                                    std::optional<int> cpuThreads) {
@@ -88,15 +75,14 @@ PYBIND11_MODULE(_capture, m) {
   m.def(
       "advise_cpu_threads",
       [](py::object source) {
-        std::string bytes;
+        ModuleDesc desc;
         if (py::isinstance<py::bytes>(source)) {
-          bytes = py::cast<std::string>(source);
+          std::string bytes = py::cast<std::string>(source);
+          desc = take(readCapmod(
+              reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
         } else {
-          std::string path = py::cast<std::string>(py::str(source));
-          bytes = readModuleFile(path);
+          desc = take(readCapmodFile(py::cast<std::string>(py::str(source))));
         }
-        ModuleDesc desc = take(parseCapmod(
-            reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
         CpuThreadsAdvice a = adviseCpuThreads(desc);
         return py::dict(py::arg("threads") = a.threads,
                         py::arg("pool") = a.threads != 0,

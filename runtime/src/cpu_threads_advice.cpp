@@ -2,6 +2,7 @@
 
 #include "capture/rt/cpu_threads_advice.h"
 
+#include "capture/rt/census.h"
 #include "capture/rt/device.h"
 
 #include <cstdio>
@@ -28,35 +29,29 @@ std::string metric(uint64_t n) {
 
 CpuThreadsAdvice adviseCpuThreads(const ModuleDesc &desc) {
   CpuThreadsAdvice advice;
-  const EntryDesc *heaviest = nullptr;
-  uint64_t heaviestWork = 0, heaviestDispatches = 0;
-  for (const EntryDesc &e : desc.entries) {
-    uint64_t work = 0, dispatches = 0;
-    for (const CommandDesc &c : e.commands) {
-      if (c.kind != CommandDesc::Kind::Dispatch)
-        continue;
-      ++dispatches;
-      // A hint from the file: saturated, never an overflow.
-      if (__builtin_add_overflow(work, c.dispatch.work, &work))
-        work = UINT64_MAX;
-    }
-    if (dispatches && (!heaviest || work > heaviestWork)) {
-      heaviest = &e;
-      heaviestWork = work;
-      heaviestDispatches = dispatches;
-    }
+  // The census sums each entry's estimates (saturating) and checks the
+  // indices it follows.
+  Result<ModuleCensus> census = moduleCensus(desc);
+  if (census.isError()) {
+    advice.reason = census.message() + ": the submitting thread";
+    return advice;
   }
+  const EntryCensus *heaviest = nullptr;
+  for (const EntryCensus &e : census->entries)
+    if (e.dispatches && (!heaviest || e.work > heaviest->work))
+      heaviest = &e;
   if (!heaviest) {
     advice.reason = "the module has no dispatches: the submitting thread";
     return advice;
   }
+  uint64_t heaviestWork = heaviest->work;
   advice.entry = heaviest->name;
   if (heaviestWork == 0) {
     advice.reason = "entry '" + heaviest->name +
                     "' has no work estimates: the submitting thread";
     return advice;
   }
-  advice.workPerDispatch = heaviestWork / heaviestDispatches;
+  advice.workPerDispatch = heaviestWork / heaviest->dispatches;
   bool pool = advice.workPerDispatch >= kPoolWorkPerDispatch;
   advice.threads = pool ? kCpuThreadsDriverDefault : 0;
   advice.reason = "entry '" + heaviest->name +

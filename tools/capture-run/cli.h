@@ -250,7 +250,8 @@ void writeProfileJson(JsonWriter &json, const ProfileTotals &totals);
 int describeModule(const Options &opts);
 
 /// rt::adviseCpuThreads for the module file `path` (info.cpp), or nothing
-/// when the file cannot be read or parsed: loading it reports why.
+/// when the file cannot be read or is not a valid module: loading it
+/// reports why.
 std::optional<rt::CpuThreadsAdvice>
 adviseCpuThreadsFor(const std::string &path);
 

@@ -279,10 +279,7 @@ int describeModule(const Options &opts) {
 }
 
 std::optional<CpuThreadsAdvice> adviseCpuThreadsFor(const std::string &path) {
-  Result<std::vector<uint8_t>> bytes = readFile(path);
-  if (bytes.isError())
-    return std::nullopt;
-  Result<ModuleDesc> desc = parseCapmod(bytes->data(), bytes->size());
+  Result<ModuleDesc> desc = readCapmodFile(path);
   if (desc.isError())
     return std::nullopt;
   return adviseCpuThreads(desc.value());
