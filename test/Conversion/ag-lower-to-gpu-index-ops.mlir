@@ -22,7 +22,8 @@ ag.forward @index(%logits: tensor<4x5xf32> {ag.name = "logits"}, %labels: tensor
 
 // CHECK-LABEL: gpu.func @cross_entropy_0
 // CHECK-SAME: (%[[X:.*]]: memref<4x5xf32>, %[[L:.*]]: memref<4xi32>, %[[R:.*]]: memref<f32>)
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c1 step
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c1
+// CHECK: scf.if %[[IN]]
 // CHECK: %[[TOTAL:.*]] = scf.for %[[B:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
 // CHECK: %[[MAX:.*]] = scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args
 // CHECK: arith.maximumf
@@ -42,7 +43,8 @@ ag.forward @index(%logits: tensor<4x5xf32> {ag.name = "logits"}, %labels: tensor
 
 // CHECK-LABEL: gpu.func @get_rows_1
 // CHECK-SAME: (%[[T:.*]]: memref<7x3xf32>, %[[I:.*]]: memref<6xi32>, %[[R:.*]]: memref<6x3xf32>)
-// CHECK: scf.for %[[E:.*]] = %{{.*}} to %c18 step
+// CHECK: %[[EIN:.*]] = arith.cmpi ult, %[[E:.*]], %c18
+// CHECK: scf.if %[[EIN]]
 // CHECK-DAG: %[[COL:.*]] = arith.remui %[[E]], %c3
 // CHECK-DAG: %[[N:.*]] = arith.divui %[[E]], %c3
 // CHECK: %[[RAW:.*]] = memref.load %[[I]][%[[N]]] : memref<6xi32>

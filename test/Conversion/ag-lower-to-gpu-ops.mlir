@@ -13,7 +13,8 @@ ag.forward @binary(%x: tensor<2x4xf32> {ag.name = "x"}, %b: tensor<4xf32> {ag.na
 }
 // CHECK-LABEL: gpu.func @minimum_0
 // CHECK-SAME: (%[[B:.*]]: memref<4xf32>, %[[X:.*]]: memref<2x4xf32>, %[[R:.*]]: memref<2x4xf32>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c8 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c8
+// CHECK: scf.if %[[IIN]]
 // CHECK-DAG: %[[COL:.*]] = arith.remui %[[I]], %c4
 // CHECK-DAG: %[[ROW:.*]] = arith.divui %[[I]], %c4
 // CHECK: %[[VB:.*]] = memref.load %[[B]][%[[COL]]]
@@ -54,7 +55,8 @@ ag.forward @moves(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x3xf32> {ag.n
 }
 // CHECK-LABEL: gpu.func @transpose_0
 // CHECK-SAME: (%[[X:.*]]: memref<2x4xf32>, %[[R:.*]]: memref<4x2xf32>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c8 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c8
+// CHECK: scf.if %[[IIN]]
 // CHECK-DAG: %[[J:.*]] = arith.remui %[[I]], %c2
 // CHECK-DAG: %[[K:.*]] = arith.divui %[[I]], %c2
 // CHECK: %[[V:.*]] = memref.load %[[X]][%[[J]], %[[K]]]
@@ -62,7 +64,8 @@ ag.forward @moves(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x3xf32> {ag.n
 
 // CHECK-LABEL: gpu.func @slice_1
 // CHECK-SAME: (%[[X:.*]]: memref<2x4xf32>, %[[R:.*]]: memref<2x2xf32>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c4 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c4
+// CHECK: scf.if %[[IIN]]
 // CHECK-DAG: %[[COL:.*]] = arith.remui %[[I]], %c2
 // CHECK-DAG: %[[ROW:.*]] = arith.divui %[[I]], %c2
 // CHECK: %[[SHIFTED:.*]] = arith.addi %[[COL]], %c2
@@ -71,7 +74,8 @@ ag.forward @moves(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x3xf32> {ag.n
 
 // CHECK-LABEL: gpu.func @concat_2
 // CHECK-SAME: (%[[A:.*]]: memref<2x4xf32>, %[[B:.*]]: memref<2x3xf32>, %[[R:.*]]: memref<2x7xf32>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c14 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c14
+// CHECK: scf.if %[[IIN]]
 // CHECK-DAG: %[[COL:.*]] = arith.remui %[[I]], %c7
 // CHECK-DAG: %[[ROW:.*]] = arith.divui %[[I]], %c7
 // CHECK: %[[IN_A:.*]] = arith.cmpi ult, %[[COL]], %c4
@@ -86,7 +90,8 @@ ag.forward @moves(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x3xf32> {ag.n
 // broadcast_to ignores the new leading dimension.
 // CHECK-LABEL: gpu.func @broadcast_to_3
 // CHECK-SAME: (%[[X:.*]]: memref<2x4xf32>, %[[R:.*]]: memref<3x2x4xf32>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c24 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c24
+// CHECK: scf.if %[[IIN]]
 // CHECK-DAG: %[[COL:.*]] = arith.remui %[[I]], %c4
 // CHECK-DAG: %[[Q:.*]] = arith.divui %[[I]], %c4
 // CHECK-DAG: %[[ROW:.*]] = arith.remui %[[Q]], %c2
@@ -105,7 +110,8 @@ ag.forward @max(%x: tensor<3x4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name 
 // CHECK-LABEL: gpu.func @max_0
 // CHECK-SAME: (%[[X:.*]]: memref<3x4xf32>, %[[R:.*]]: memref<4xf32>)
 // CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c4 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c4
+// CHECK: scf.if %[[IIN]]
 // CHECK: %[[M:.*]] = scf.for %[[J:.*]] = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %[[NEGINF]]) -> (f32)
 // CHECK: %[[V:.*]] = memref.load %[[X]][%[[J]], %[[I]]]
 // CHECK: arith.maximumf %[[ACC]], %[[V]]
@@ -127,7 +133,8 @@ ag.forward @softmax(%x: tensor<3x4x5xf32> {ag.name = "x"})
 // CHECK: gpu.launch_func @log_softmax_1::@log_softmax_1 blocks in (%c1, %c1, %c1)
 // CHECK-LABEL: gpu.func @softmax_0
 // CHECK-SAME: (%[[X:.*]]: memref<3x4x5xf32>, %[[R:.*]]: memref<3x4x5xf32>)
-// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c15 step
+// CHECK: %[[ROWIN:.*]] = arith.cmpi ult, %[[ROW:.*]], %c15
+// CHECK: scf.if %[[ROWIN]]
 // CHECK-DAG: %[[K:.*]] = arith.remui %[[ROW]], %c5
 // CHECK-DAG: %[[B:.*]] = arith.divui %[[ROW]], %c5
 // CHECK: %[[MAX:.*]] = scf.for %[[J:.*]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.*]] = %cst{{.*}}) -> (f32)
@@ -164,7 +171,8 @@ ag.forward @mse(%a: tensor<2x3xf32> {ag.name = "a"}, %b: tensor<2x3xf32> {ag.nam
 }
 // CHECK-LABEL: gpu.func @mse_0
 // CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<2x3xf32>, %[[R:.*]]: memref<f32>)
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c1 step
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c1
+// CHECK: scf.if %[[IN]]
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args
 // CHECK: %[[VA:.*]] = memref.load %[[A]]
 // CHECK: %[[VB:.*]] = memref.load %[[B]]

@@ -31,7 +31,8 @@ ag.forward @f(%x: tensor<6x8xf32> {ag.name = "x"}, %row: tensor<8xf32> {ag.name 
 // 48 elements: 12 work items of 4, no tail.
 // CHECK: gpu.func @[[K]](%[[X:.*]]: memref<12xvector<4xf32>>, %[[ROW:.*]]: memref<2xvector<4xf32>>, %[[COL:.*]]: memref<6x1xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<48xf32>)
 // CHECK-SAME: ag.binding_shapes = [array<i64: 6, 8>, array<i64: 8>, array<i64: 6, 1>, array<i64>, array<i64: 6, 8>]
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c12 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c12
+// CHECK: scf.if %[[IIN]]
 // CHECK: memref.load %[[X]][%[[I]]] : memref<12xvector<4xf32>>
 // The bias row repeats every 2 vectors.
 // CHECK: %[[R:.*]] = arith.remui %[[I]], %c2
@@ -44,7 +45,8 @@ ag.forward @f(%x: tensor<6x8xf32> {ag.name = "x"}, %row: tensor<8xf32> {ag.name 
 
 // 7 elements: 2 work items, the last one's 3 lanes past the end store nothing.
 // CHECK: gpu.func @[[E]](%[[T:.*]]: memref<2xvector<4xf32>>, %[[EOUT:.*]]: memref<7xf32>)
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c2
+// CHECK: scf.if %[[IN]]
 // CHECK: math.exp
 // CHECK: memref.store %{{.*}}, %[[EOUT]]
 // CHECK: scf.if

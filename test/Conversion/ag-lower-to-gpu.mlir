@@ -67,13 +67,15 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK: gpu.launch_func @copy_{{[0-9]+}}::@copy_{{[0-9]+}} {{.*}} args(%[[X]] : memref<2x4xf32>, %[[XIN]] : memref<2x4xf32>)
 // CHECK: return
 
-// The kernels: one gpu.module each, a grid-stride loop over work items.
+// The kernels: one gpu.module each, one work item per invocation (the
+// last workgroup's spare invocations skip it).
 // The matmul's work item is an 8x8 tile of the result, or 4 along a side
 // under 8: one 4x8 tile here. K = 4 is one block: each of A's rows is one
 // vector load, each of B's 4 rows two (vec4 along N).
 // CHECK: gpu.module @[[MM]]
 // CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2xvector<4xf32>>, %[[BB:.*]]: memref<8xvector<4xf32>>, %[[R:.*]]: memref<2x8xf32>) kernel attributes {ag.binding_shapes = [array<i64: 2, 4>, array<i64: 4, 8>, array<i64: 2, 8>], spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c1 step
+// CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c1
+// CHECK: scf.if %[[IIN]]
 // CHECK: %[[A0:.*]] = memref.load %[[A]][%{{.*}}] : memref<2xvector<4xf32>>
 // CHECK: vector.extract %[[A0]][0] : f32 from vector<4xf32>
 // CHECK: memref.load %[[BB]][%c0] : memref<8xvector<4xf32>>
@@ -113,3 +115,28 @@ ag.forward @shared(%x: tensor<3x5xf32> {ag.name = "x"}) -> (tensor<3xf32> {ag.na
 // CHECK: gpu.module @mean_
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
 // CHECK: arith.divf %{{.*}}, %cst
+
+// -----
+
+// The launch (ceil(items / 64) workgroups, at most 65535) gives each work
+// item its own invocation: 64 tiles of 8x8 fill one workgroup exactly and
+// need no guard; past 65535 x 64 items a grid-stride loop runs the rest.
+ag.forward @cover(%x: tensor<64x64xf32> {ag.name = "x"}, %y: tensor<4194305xf32> {ag.name = "y"}) -> (tensor<64x64xf32> {ag.name = "m"}, tensor<4194305xf32> {ag.name = "e"}) {
+  %m = ag.matmul %x, %x : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e = ag.exp %y : tensor<4194305xf32>
+  ag.return %m, %e : tensor<64x64xf32>, tensor<4194305xf32>
+}
+// CHECK-LABEL: func.func @cover
+// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
+// CHECK: gpu.launch_func @[[EXP:exp_[0-9]+]]::@[[EXP]] blocks in (%[[G:.*]], %c1, %c1) threads in (%c64, %c1, %c1)
+// CHECK: gpu.func @[[MM]](
+// CHECK-NOT: scf.if
+// CHECK: %[[T:.*]] = arith.addi %{{.*}}, %thread_id_x : index
+// CHECK-NOT: scf.if
+// CHECK: arith.divui %[[T]], %c8
+// CHECK: gpu.func @[[EXP]](
+// CHECK: %[[START:.*]] = arith.addi %{{.*}}, %thread_id_x : index
+// CHECK: %[[GRID:.*]] = gpu.grid_dim x
+// CHECK: %[[STEP:.*]] = arith.muli %[[GRID]], %c64
+// CHECK: scf.for %{{.*}} = %[[START]] to %c4194305 step %[[STEP]]
+// CHECK: math.exp

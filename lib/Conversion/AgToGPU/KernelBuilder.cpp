@@ -1,6 +1,7 @@
 //===- KernelBuilder.cpp - gpu.func kernels for ag compute ops ------------===//
 //
-// This file builds each kernel's skeleton (arguments, grid-stride loop),
+// This file builds each kernel's skeleton (arguments, one work item per
+// invocation or a grid-stride loop),
 // names and caches kernels, and picks the template of each op or dispatch
 // region; the bodies are in ElementwiseKernels.cpp, MatmulKernels.cpp,
 // RegionKernels.cpp, ReductionKernels.cpp and OptimizerKernels.cpp. No
@@ -105,17 +106,34 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
   Value wg = indexConst(b, loc, localSize);
   Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value start = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, block, wg), thread);
-  Value step = arith::MulIOp::create(b, loc, grid, wg);
   Value end = indexConst(b, loc, items);
   ValueRange args = func.getArguments();
-  scf::ForOp::create(b, loc, start, end, step, ValueRange(),
-                     [&](OpBuilder &nb, Location nloc, Value i, ValueRange) {
-                       emitItem(nb, nloc, i, args);
-                       scf::YieldOp::create(nb, nloc);
-                     });
+  // When the launch (groupsFor(items) groups, as in the lowering) gives
+  // every work item its own invocation, each runs at most one: on llvmpipe
+  // a loop whose trip count differs between lanes made a 64x64x64 matmul
+  // 20-30% slower than the same body under an `if` (measured), and an
+  // exact cover needs no condition at all.
+  int64_t launched = groupsFor(items) * static_cast<int64_t>(localSize);
+  if (launched == items) {
+    emitItem(b, loc, start, args);
+  } else if (launched > items) {
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start, end);
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard insertion(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    emitItem(b, loc, start, args);
+  } else {
+    Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    Value step = arith::MulIOp::create(b, loc, grid, wg);
+    scf::ForOp::create(b, loc, start, end, step, ValueRange(),
+                       [&](OpBuilder &nb, Location nloc, Value i, ValueRange) {
+                         emitItem(nb, nloc, i, args);
+                         scf::YieldOp::create(nb, nloc);
+                       });
+  }
   gpu::ReturnOp::create(b, loc);
   return func;
 }

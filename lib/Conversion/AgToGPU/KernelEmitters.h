@@ -1,7 +1,8 @@
 //===- KernelEmitters.h - Bodies of the ag compute kernels ------*- C++ -*-===//
 //
 // Private to lib/Conversion/AgToGPU. KernelBuilder creates each kernel's
-// grid-stride loop and calls one of these emitters for every work item `i`
+// skeleton (one work item per invocation, or a grid-stride loop past 65535
+// workgroups) and calls one of these emitters for every work item `i`
 // with the kernel's arguments `args` (KernelBuilder::kernelOperands, then
 // the result, as memrefs). What a work item is depends on the op: one
 // output element for the per-op kernels, 4 for elementwise regions and

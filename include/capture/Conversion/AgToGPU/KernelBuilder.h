@@ -19,8 +19,9 @@ namespace capture {
 /// last argument is the one written, unless `ag.writes` says otherwise), as
 /// memrefs of the tensors or, where a template reads vectors, of
 /// vector<4xf32> (`ag.binding_shapes` then records the tensor shapes);
-/// every invocation handles the work items of a grid-stride loop, so any
-/// grid size is correct. What a work item is, `workItems` says.
+/// launched with groupsFor(items) workgroups, every invocation runs at most
+/// one work item (or, past 65535 workgroups, those of a grid-stride loop).
+/// What a work item is, `workItems` says.
 class KernelBuilder {
 public:
   /// Kernels are created at the end of `module`; workgroup regions run on
@@ -80,7 +81,7 @@ public:
   /// Workgroups to launch for a kernel running `items` work items.
   int64_t groupsFor(int64_t items) const;
 
-  /// Work items (grid-stride loop iterations) of the kernel computing `op`:
+  /// Work items of the kernel computing `op`:
   /// its output elements, except one per row for softmax and log_softmax and
   /// a single one for the scalar losses (cross_entropy, mse).
   static int64_t workItems(mlir::Operation *op);
@@ -93,10 +94,13 @@ public:
   static bool isCompute(mlir::Operation *op);
 
 private:
-  /// Creates a kernel named after `stem` with the given arguments whose
-  /// grid-stride loop runs `items` work items; `emitItem` fills the body of
-  /// one, given its index and the kernel's arguments. `localSize` (0: the
-  /// builder's workgroup size) is the kernel's workgroup size.
+  /// Creates a kernel named after `stem` with the given arguments that runs
+  /// `items` work items when launched with groupsFor(items) workgroups: one
+  /// per invocation (under an `if` when the last workgroup has spare
+  /// invocations), or a grid-stride loop when there are more items than
+  /// invocations. `emitItem` fills the body of one, given its index and the
+  /// kernel's arguments. `localSize` (0: the builder's workgroup size) is
+  /// the kernel's workgroup size.
   mlir::gpu::GPUFuncOp
   createKernel(llvm::StringRef stem, mlir::TypeRange argTypes, int64_t items,
                llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
