@@ -26,8 +26,8 @@
 // CHECK-SAME: ag.train = {adamw = #ag.adamw<lr = 1.000000e-02, beta1 = 9.000000e-01, beta2 = 0.99899999999999999, eps = 1.000000e-08, weight_decay = 1.000000e-02>, grad_norm_output = "grad_norm", hyper_input = "adamw", max_grad_norm = 5.000000e-01 : f32, max_grad_norm_input = "max_grad_norm", pack = @train.params}
 // CHECK-DAG: %[[OPT:.*]] = memref.get_global @__ag_optimizer
 // CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
-// CHECK: %[[GW:.*]] = memref.view %[[OPT]][%c256][] : memref<1328xi8> to memref<3x4xf32>
-// CHECK: gpu.launch_func @matmul_{{[0-9]+}}::@matmul_{{[0-9]+}} {{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xvector<4xf32>>, %[[GW]] : memref<3x4xf32>)
+// CHECK: %[[GW:.*]] = memref.view %[[OPT]][%c256][] : memref<1328xi8> to memref<3xvector<4xf32>>
+// CHECK: gpu.launch_func @matmul_{{[0-9]+}}::@matmul_{{[0-9]+}} {{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xvector<4xf32>>, %[[GW]] : memref<3xvector<4xf32>>)
 // CHECK: %[[GE:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<5x3xf32>
 // CHECK: gpu.launch_func @scatter_add_rows_{{[0-9]+}}::{{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xi32>, %[[GE]] : memref<5x3xf32>)
 // The norm reads the flat gradients where they were computed.
@@ -38,22 +38,30 @@
 // CHECK: %[[WOUT:.*]] = memref.view %arg1[%c256][] : memref<528xi8> to memref<3x4xf32>
 // CHECK: gpu.launch_func @copy_{{[0-9]+}}::{{.*}} args(%[[WSRC]] : memref<3x4xf32>, %[[WOUT]] : memref<3x4xf32>)
 // AdamW reads the clipped gradients, the parameters and both moments as
-// vec4 elements (76 floats: 19 vectors) and writes the same three ranges.
+// vec4 elements (76 floats: 19 vectors) and writes the same three ranges,
+// one vec4 per store.
 // CHECK: %[[CLIPPED:.*]] = memref.view %{{.*}}[%c{{[0-9]+}}][] : memref<{{[0-9]+}}xi8> to memref<19xvector<4xf32>>
 // CHECK: %[[NORM:.*]] = memref.view %arg1[%c512][] : memref<528xi8> to memref<f32>
 // CHECK: %[[HYPER:.*]] = memref.view %arg0[%c768][] : memref<800xi8> to memref<7xf32>
 // CHECK: %[[PIN:.*]] = memref.view %[[WTS]][%c0][] : memref<528xi8> to memref<19xvector<4xf32>>
 // CHECK: %[[MIN:.*]] = memref.view %[[OPT]][%c512][] : memref<1328xi8> to memref<19xvector<4xf32>>
 // CHECK: %[[VIN:.*]] = memref.view %[[OPT]][%c1024][] : memref<1328xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[P:.*]] = memref.view %[[WTS]][%c0][] : memref<528xi8> to memref<76xf32>
-// CHECK: %[[M:.*]] = memref.view %[[OPT]][%c512][] : memref<1328xi8> to memref<76xf32>
-// CHECK: %[[V:.*]] = memref.view %[[OPT]][%c1024][] : memref<1328xi8> to memref<76xf32>
-// CHECK: gpu.launch_func @adamw_{{[0-9]+}}::@adamw_{{[0-9]+}} {{.*}} args(%[[CLIPPED]] : memref<19xvector<4xf32>>, %[[NORM]] : memref<f32>, %[[HYPER]] : memref<7xf32>, %[[PIN]] : memref<19xvector<4xf32>>, %[[MIN]] : memref<19xvector<4xf32>>, %[[VIN]] : memref<19xvector<4xf32>>, %[[P]] : memref<76xf32>, %[[M]] : memref<76xf32>, %[[V]] : memref<76xf32>)
+// CHECK: %[[P:.*]] = memref.view %[[WTS]][%c0][] : memref<528xi8> to memref<19xvector<4xf32>>
+// CHECK: %[[M:.*]] = memref.view %[[OPT]][%c512][] : memref<1328xi8> to memref<19xvector<4xf32>>
+// CHECK: %[[V:.*]] = memref.view %[[OPT]][%c1024][] : memref<1328xi8> to memref<19xvector<4xf32>>
+// CHECK: gpu.launch_func @adamw_{{[0-9]+}}::@adamw_{{[0-9]+}} {{.*}} args(%[[CLIPPED]] : memref<19xvector<4xf32>>, %[[NORM]] : memref<f32>, %[[HYPER]] : memref<7xf32>, %[[PIN]] : memref<19xvector<4xf32>>, %[[MIN]] : memref<19xvector<4xf32>>, %[[VIN]] : memref<19xvector<4xf32>>, %[[P]] : memref<19xvector<4xf32>>, %[[M]] : memref<19xvector<4xf32>>, %[[V]] : memref<19xvector<4xf32>>)
 // CHECK-NEXT: return
 
 // The AdamW kernel says which arguments it writes (the writer's hazard
 // check and the runtime's barriers depend on it).
-// CHECK: gpu.func @adamw_{{[0-9]+}}(%{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<f32>, %{{.*}}: memref<7xf32>, %{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<76xf32>, %{{.*}}: memref<76xf32>, %{{.*}}: memref<76xf32>) kernel attributes {ag.binding_shapes = {{.*}}, ag.writes = array<i32: 6, 7, 8>
+// CHECK: gpu.func @adamw_{{[0-9]+}}(%{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<f32>, %{{.*}}: memref<7xf32>, %{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<19xvector<4xf32>>, %{{.*}}: memref<19xvector<4xf32>>, %[[WP:.*]]: memref<19xvector<4xf32>>, %[[WM:.*]]: memref<19xvector<4xf32>>, %[[WV:.*]]: memref<19xvector<4xf32>>) kernel attributes {ag.binding_shapes = {{.*}}, ag.writes = array<i32: 6, 7, 8>
+// Each vector of the pack: one vec4 store of each array.
+// CHECK: %[[NP:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT: memref.store %[[NP]], %[[WP]][%[[VI:.*]]] : memref<19xvector<4xf32>>
+// CHECK-NEXT: vector.from_elements
+// CHECK-NEXT: memref.store %{{.*}}, %[[WM]][%[[VI]]] : memref<19xvector<4xf32>>
+// CHECK-NEXT: vector.from_elements
+// CHECK-NEXT: memref.store %{{.*}}, %[[WV]][%[[VI]]] : memref<19xvector<4xf32>>
 
 ag.weight @emb trainable : tensor<5x3xf32> = dense<[[0.1, 0.2, 0.3], [0.4, -0.5, 0.6], [-0.7, 0.8, 0.9], [1.0, -1.1, 1.2], [0.5, 0.5, -0.5]]>
 ag.weight @w trainable : tensor<3x4xf32> = dense<0.25>

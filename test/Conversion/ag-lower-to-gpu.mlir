@@ -43,14 +43,16 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK-DAG: %[[SCR:.*]] = memref.get_global @__ag_scratch_mlp
 // CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
 // The matmul template binds x and w as vec4 elements along their
-// contiguous dimensions (K = 4 for x, N = 8 for w).
+// contiguous dimensions (K = 4 for x, N = 8 for w), and its result as vec4
+// elements along N; the add reads the same bytes as 2x8.
 // CHECK: %[[XV:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2xvector<4xf32>>
 // CHECK: %[[W:.*]] = memref.view %[[WTS]][%[[C0]]][] : memref<288xi8> to memref<8xvector<4xf32>>
-// CHECK: %[[T0:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<2x8xf32>
+// CHECK: %[[T0V:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<4xvector<4xf32>>
 // Each launch carries its work estimate: the matmul's 2*8*4 = 64
 // multiply-adds plus 8 per bound float (8 + 32 + 16 floats): 512; the add
 // binds 16 + 8 + 16 floats: 320.
-// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[XV]] : memref<2xvector<4xf32>>, %[[W]] : memref<8xvector<4xf32>>, %[[T0]] : memref<2x8xf32>) {ag.work = 512 : i64}
+// CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[XV]] : memref<2xvector<4xf32>>, %[[W]] : memref<8xvector<4xf32>>, %[[T0V]] : memref<4xvector<4xf32>>) {ag.work = 512 : i64}
+// CHECK: %[[T0:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<2x8xf32>
 // CHECK: %[[B:.*]] = memref.view %[[WTS]][%[[C256]]][] : memref<288xi8> to memref<8xf32>
 // CHECK: %[[T1:.*]] = memref.view %[[SCR]][%[[C256]]][] : memref<320xi8> to memref<2x8xf32>
 // CHECK: gpu.launch_func @add_{{[0-9]+}}::@add_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[B]] : memref<8xf32>, %[[T1]] : memref<2x8xf32>) {ag.work = 320 : i64}
@@ -73,7 +75,7 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // under 8: one 4x8 tile here. K = 4 is one block: each of A's rows is one
 // vector load, each of B's 4 rows two (vec4 along N).
 // CHECK: gpu.module @[[MM]]
-// CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2xvector<4xf32>>, %[[BB:.*]]: memref<8xvector<4xf32>>, %[[R:.*]]: memref<2x8xf32>) kernel attributes {ag.binding_shapes = [array<i64: 2, 4>, array<i64: 4, 8>, array<i64: 2, 8>], spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
+// CHECK: gpu.func @[[MM]](%[[A:.*]]: memref<2xvector<4xf32>>, %[[BB:.*]]: memref<8xvector<4xf32>>, %[[R:.*]]: memref<4xvector<4xf32>>) kernel attributes {ag.binding_shapes = [array<i64: 2, 4>, array<i64: 4, 8>, array<i64: 2, 8>], spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>}
 // CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c1
 // CHECK: scf.if %[[IIN]]
 // CHECK: %[[A0:.*]] = memref.load %[[A]][%{{.*}}] : memref<2xvector<4xf32>>
@@ -82,7 +84,9 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK: memref.load %[[BB]][%c1] : memref<8xvector<4xf32>>
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[R]]
+// Four columns per store: row r's columns 0-3 are vector 2 r.
+// CHECK: %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: memref.store %[[V]], %[[R]][%{{.*}}] : memref<4xvector<4xf32>>
 // CHECK: gpu.module @add_
 // CHECK: gpu.module @mul_
 // CHECK: gpu.module @tanh_

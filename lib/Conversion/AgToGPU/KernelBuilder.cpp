@@ -436,7 +436,6 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
   MLIRContext *ctx = module.getContext();
   auto f32 = Float32Type::get(ctx);
   int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
-  auto flat = MemRefType::get({size}, f32);
   auto flat4 = MemRefType::get({vectors}, VectorType::get({kAdamWLanes}, f32));
   auto scalar = MemRefType::get({}, f32);
   auto hyper = MemRefType::get({ag::kAdamWHyperValues}, f32);
@@ -453,7 +452,7 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
           ctx, cast<RankedTensorType>(input.getType()).getShape()));
   }
   size_t grads = argTypes.size();
-  argTypes.append({scalar, hyper, flat4, flat4, flat4, flat, flat, flat});
+  argTypes.append({scalar, hyper, flat4, flat4, flat4, flat4, flat4, flat4});
   gpu::GPUFuncOp func = createKernel(
       prologue ? "adamw_" + kernelStem(prologue) : std::string("adamw"),
       argTypes, adamWWorkItems(size),
@@ -476,7 +475,10 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
                 DenseI32ArrayAttr::get(ctx, {first, first + 1, first + 2}));
   shapes.append({DenseI64ArrayAttr::get(ctx, {}),
                  DenseI64ArrayAttr::get(ctx, {ag::kAdamWHyperValues})});
-  shapes.append(6, pack);
+  // The written arrays include the last vector's padding, which the kernel
+  // stores back unchanged.
+  shapes.append(3, pack);
+  shapes.append(3, DenseI64ArrayAttr::get(ctx, {vectors * kAdamWLanes}));
   func->setAttr(kBindingShapesAttr, ArrayAttr::get(ctx, shapes));
   cache[key] = func;
   return func;

@@ -3,8 +3,9 @@
 // torch.optim.AdamW (single-tensor form) per element of the flat parameter
 // array, sixteen elements (four vec4s) per work item. The parameters and
 // moments are read through read-only views (texel buffers on lavapipe) of
-// the same ranges the kernel writes: each work item reads its own elements
-// before it writes them, and no other work item touches them. The gradient-norm check
+// the same ranges the kernel writes, and written one vec4 per store: each
+// work item reads its own elements before it writes them, and no other work
+// item touches them. The gradient-norm check
 // happens here, on the device, so that the whole step stays one submission:
 // when the norm is NaN or infinite the kernel writes nothing and the weights
 // and moments keep their exact bits.
@@ -73,30 +74,42 @@ void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
     Value p4 = memref::LoadOp::create(b, loc, paramsIn, ValueRange{vi});
     Value m4 = memref::LoadOp::create(b, loc, m1In, ValueRange{vi});
     Value v4 = memref::LoadOp::create(b, loc, m2In, ValueRange{vi});
-    Value first =
-        arith::MulIOp::create(b, loc, vi, indexConst(b, loc, kAdamWLanes));
+    int64_t tail = size % kAdamWLanes;
+    Value first = tail ? arith::MulIOp::create(b, loc, vi,
+                                               indexConst(b, loc, kAdamWLanes))
+                       : Value();
+    SmallVector<Value> ps, ms, vs;
     for (int64_t l = 0; l < kAdamWLanes; ++l) {
       Value g = g4[l], p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
       // Decoupled weight decay, then the moments of the (clipped) gradient.
-      p = mul(p, sub(one, mul(lr, wd)));
-      m = add(mul(beta1, m), mul(sub(one, beta1), g));
-      v = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
-      Value denom = add(div(math::SqrtOp::create(b, loc, v),
+      Value np = mul(p, sub(one, mul(lr, wd)));
+      Value nm = add(mul(beta1, m), mul(sub(one, beta1), g));
+      Value nv = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
+      Value denom = add(div(math::SqrtOp::create(b, loc, nv),
                             math::SqrtOp::create(b, loc, bc2)),
                         eps);
-      p = sub(p, mul(div(lr, bc1), div(m, denom)));
-      Value e =
-          l == 0 ? first
-                 : arith::AddIOp::create(b, loc, first, indexConst(b, loc, l));
-      auto store = [&](OpBuilder &sb, Location sloc) {
-        memref::StoreOp::create(sb, sloc, p, params, ValueRange{e});
-        memref::StoreOp::create(sb, sloc, m, m1, ValueRange{e});
-        memref::StoreOp::create(sb, sloc, v, m2, ValueRange{e});
-      };
-      // The last work item's lanes past the pack read its padding and store
-      // nothing.
-      ifBelow(b, loc, e, size, l == 0 || size % kAdamWLanes == 0, store);
+      np = sub(np, mul(div(lr, bc1), div(nm, denom)));
+      // The last vector's lanes past the pack lie in its unowned padding
+      // (every array starts 16-byte aligned) and store back the bits they
+      // read, so that each array takes one vec4 store per vector.
+      if (tail && l >= tail) {
+        Value e = arith::AddIOp::create(b, loc, first, indexConst(b, loc, l));
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             e, indexConst(b, loc, size));
+        np = arith::SelectOp::create(b, loc, inside, np, p);
+        nm = arith::SelectOp::create(b, loc, inside, nm, m);
+        nv = arith::SelectOp::create(b, loc, inside, nv, v);
+      }
+      ps.push_back(np);
+      ms.push_back(nm);
+      vs.push_back(nv);
     }
+    auto vec4 = VectorType::get({kAdamWLanes}, one.getType());
+    for (auto [values, array] :
+         {std::pair{&ps, params}, std::pair{&ms, m1}, std::pair{&vs, m2}})
+      memref::StoreOp::create(
+          b, loc, vector::FromElementsOp::create(b, loc, vec4, *values), array,
+          ValueRange{vi});
   };
 
   // kAdamWVectors vectors of four elements per work item, after one load
