@@ -4,7 +4,8 @@
 // vec4 elements for an input of the result's shape or a trailing block of
 // it (a bias row) whose size is a multiple of 4; its tensor's f32 memref
 // for a single element (loaded once) or any other broadcast (per element).
-// The result is a flat f32 array. Two regions with the same body over other
+// The result is a flat vec4 array stored one vec4 per work item, or with a
+// tail a flat f32 array stored per element. Two regions with the same body over other
 // values share one kernel; kernels are named after the ops they fused.
 
 ag.forward @f(%x: tensor<6x8xf32> {ag.name = "x"}, %row: tensor<8xf32> {ag.name = "row"},
@@ -24,12 +25,12 @@ ag.forward @f(%x: tensor<6x8xf32> {ag.name = "x"}, %row: tensor<8xf32> {ag.name 
 }
 
 // CHECK-LABEL: func.func @f
-// CHECK: gpu.launch_func @[[K:add_mul_sub_tanh_[0-9]+]]::@[[K]] blocks in ({{.*}}) threads in ({{.*}}) args({{.*}} : memref<12xvector<4xf32>>, {{.*}} : memref<2xvector<4xf32>>, {{.*}} : memref<6x1xf32>, {{.*}} : memref<f32>, {{.*}} : memref<48xf32>)
+// CHECK: gpu.launch_func @[[K:add_mul_sub_tanh_[0-9]+]]::@[[K]] blocks in ({{.*}}) threads in ({{.*}}) args({{.*}} : memref<12xvector<4xf32>>, {{.*}} : memref<2xvector<4xf32>>, {{.*}} : memref<6x1xf32>, {{.*}} : memref<f32>, {{.*}} : memref<12xvector<4xf32>>)
 // CHECK: gpu.launch_func @[[K]]::@[[K]]
 // CHECK: gpu.launch_func @[[E:exp_[0-9]+]]::@[[E]] {{.*}} args({{.*}} : memref<2xvector<4xf32>>, {{.*}} : memref<7xf32>)
 
 // 48 elements: 12 work items of 4, no tail.
-// CHECK: gpu.func @[[K]](%[[X:.*]]: memref<12xvector<4xf32>>, %[[ROW:.*]]: memref<2xvector<4xf32>>, %[[COL:.*]]: memref<6x1xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<48xf32>)
+// CHECK: gpu.func @[[K]](%[[X:.*]]: memref<12xvector<4xf32>>, %[[ROW:.*]]: memref<2xvector<4xf32>>, %[[COL:.*]]: memref<6x1xf32>, %[[S:.*]]: memref<f32>, %[[OUT:.*]]: memref<12xvector<4xf32>>)
 // CHECK-SAME: ag.binding_shapes = [array<i64: 6, 8>, array<i64: 8>, array<i64: 6, 1>, array<i64>, array<i64: 6, 8>]
 // CHECK: %[[IIN:.*]] = arith.cmpi ult, %[[I:.*]], %c12
 // CHECK: scf.if %[[IIN]]
@@ -40,7 +41,9 @@ ag.forward @f(%x: tensor<6x8xf32> {ag.name = "x"}, %row: tensor<8xf32> {ag.name 
 // CHECK: memref.load %[[COL]]
 // CHECK: memref.load %[[S]][] : memref<f32>
 // CHECK-NOT: scf.if
-// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT: memref.store %[[V]], %[[OUT]][%[[I]]] : memref<12xvector<4xf32>>
+// CHECK-NOT: memref.store
 // CHECK-NOT: gpu.func @add_mul_sub
 
 // 7 elements: 2 work items, the last one's 3 lanes past the end store nothing.

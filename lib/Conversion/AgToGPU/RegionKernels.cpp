@@ -2,11 +2,14 @@
 //
 // One kernel per ag.dispatch_region elementwise: every work item evaluates
 // the region's body for 4 consecutive output elements, in registers, and
-// stores only the result (a tail of 1-3 elements is masked). Inputs of the result's shape, and inputs that
-// broadcast a trailing block of it (a bias row) whose size is a multiple of
-// 4, are bound as vector<4xf32> elements: one load per input per work item
-// (one texel read on lavapipe). Other inputs are loaded per element at
-// their broadcast indices; a single-element input is loaded once.
+// stores only the result: one vec4 store, or with a tail of 1-3 elements
+// four masked scalar stores (llvmpipe runs a store once per SIMD lane, so
+// a vec4 store costs about what one scalar store does). Inputs of the
+// result's shape, and inputs that broadcast a trailing block of it (a bias
+// row) whose size is a multiple of 4, are bound as vector<4xf32> elements:
+// one load per input per work item (one texel read on lavapipe). Other
+// inputs are loaded per element at their broadcast indices; a
+// single-element input is loaded once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +64,12 @@ static bool hasTail(DispatchRegionOp op) {
   return resultType(op).getNumElements() % kLanes != 0;
 }
 
+/// Whether the result is bound as vector<4xf32> elements and stored one
+/// vec4 per work item: with a tail the lanes past it must not be stored.
+static bool vecResult(DispatchRegionOp op) {
+  return vectorized(op) && !hasTail(op);
+}
+
 static InputRead readOf(DispatchRegionOp op, Value input) {
   auto type = cast<RankedTensorType>(input.getType());
   ArrayRef<int64_t> result = resultType(op).getShape();
@@ -100,7 +109,9 @@ capture::kernels::elementwiseRegionArgTypes(DispatchRegionOp op) {
     else
       types.push_back(MemRefType::get(type.getShape(), f32));
   }
-  types.push_back(MemRefType::get({resultType(op).getNumElements()}, f32));
+  int64_t n = resultType(op).getNumElements();
+  types.push_back(vecResult(op) ? MemRefType::get({n / kLanes}, vec4)
+                                : MemRefType::get({n}, f32));
   return types;
 }
 
@@ -250,6 +261,12 @@ void capture::kernels::emitElementwiseRegion(DispatchRegionOp op, OpBuilder &b,
                                              ValueRange args) {
   RankedTensorType result = resultType(op);
   SmallVector<Value> lanes = elementwiseRegionLanes(op, b, loc, i, args);
+  if (vecResult(op)) {
+    Value vec = vector::FromElementsOp::create(
+        b, loc, VectorType::get({kLanes}, lanes[0].getType()), lanes);
+    memref::StoreOp::create(b, loc, vec, args.back(), ValueRange{i});
+    return;
+  }
   Value first =
       lanes.size() == 1
           ? i
