@@ -214,9 +214,12 @@ LogicalResult SigmoidOp::buildVJP(OpBuilder &b, ValueRange grads,
 LogicalResult ReluOp::buildVJP(OpBuilder &b, ValueRange grads,
                                SmallVectorImpl<Value> &operandGrads) {
   GradBuilder gb(b, getLoc());
-  // threshold_backward: zero where x <= 0.
+  // threshold_backward(grad, result, 0), as PyTorch: zero where
+  // relu(x) <= 0, which is where x <= 0 (NaN stays NaN on both). Reading the
+  // result rather than x leaves x no user but the relu, so a matmul's
+  // epilogue can apply the relu and x is never stored.
   Value mask = gb.sub(gb.scalar(1.0), gb.compare(ComparePredicate::le,
-                                                 getOperand(), gb.scalar(0)));
+                                                 getResult(), gb.scalar(0)));
   operandGrads.push_back(gb.mul(grads[0], mask));
   return success();
 }
