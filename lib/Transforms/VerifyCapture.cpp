@@ -8,6 +8,7 @@
 #include "capture/Transforms/Passes.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace capture {
@@ -212,6 +213,26 @@ static LogicalResult rejectNested(ModuleOp root) {
   return failure(failed);
 }
 
+/// Rejects a module without an entry: compiled, it would hold nothing to
+/// replay, and a weights-only file is more likely the wrong file.
+static LogicalResult requireEntry(ModuleOp module) {
+  llvm::MapVector<StringRef, unsigned> found;
+  for (Operation &op : *module.getBody()) {
+    if (isa<ForwardOp, TrainStepOp>(op))
+      return success();
+    ++found[op.getName().getStringRef()];
+  }
+  InFlightDiagnostic diag = module.emitError()
+                            << "the module has no entry: expected at least one "
+                               "top-level ag.forward or ag.train_step, found ";
+  if (found.empty())
+    return diag << "an empty module";
+  llvm::interleaveComma(found, diag, [&](const auto &kv) {
+    diag << kv.second << " " << kv.first;
+  });
+  return diag;
+}
+
 void VerifyCapturePass::runOnOperation() {
   bool failed = mlir::failed(rejectNested(getOperation()));
   for (Operation &op : *getOperation().getBody()) {
@@ -223,6 +244,9 @@ void VerifyCapturePass::runOnOperation() {
     if (isa<ForwardOp, TrainStepOp>(op))
       failed |= mlir::failed(verifyEntry(cast<FunctionOpInterface>(op)));
   }
+  // (An entry that was rejected above has been named already.)
+  if (!failed)
+    failed = mlir::failed(requireEntry(getOperation()));
   if (failed)
     signalPassFailure();
 }

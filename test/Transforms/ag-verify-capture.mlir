@@ -114,3 +114,19 @@ ag.forward @f(%g: tensor<4xf32> {ag.name = "g"}, %n: tensor<f32> {ag.name = "n"}
   }
   ag.return %b : tensor<4xf32>
 }
+
+// -----
+
+// A module without an entry would compile to a file with nothing to replay:
+// the guard names what it found instead.
+// expected-error @+1 {{the module has no entry: expected at least one top-level ag.forward or ag.train_step, found 2 ag.weight}}
+module {
+  ag.weight @a trainable : tensor<2x3xf32> = dense<0.25>
+  ag.weight @b : tensor<3xf32>
+}
+
+// -----
+
+// expected-error @+1 {{the module has no entry: expected at least one top-level ag.forward or ag.train_step, found an empty module}}
+module {
+}
