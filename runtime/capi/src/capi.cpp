@@ -161,15 +161,18 @@ capture_status capture_device_list_info(const capture_device_list *list,
 
 void capture_device_list_destroy(capture_device_list *list) { delete list; }
 
-/// A device made with `options` into *out_device.
-static capture_status createDevice(const char *fn, const DeviceOptions &options,
-                                   capture_device **out_device) {
+capture_status capture::capi::createDevice(const char *fn,
+                                           const DeviceOptions &options,
+                                           capture_device **out_device) {
   return guard(fn, [&]() -> capture_status {
     CAPTURE_CHECK_NOT_NULL(fn, out_device);
     Result<std::shared_ptr<Device>> device = Device::create(options);
     if (device.isError())
       return fromStatus(fn, device.status());
-    *out_device = new capture_device_s{std::move(device).value()};
+    std::string threads =
+        describeCpuThreads(device.value()->cpuThreadsSetting());
+    *out_device =
+        new capture_device_s{std::move(device).value(), std::move(threads)};
     return nullptr;
   });
 }

@@ -41,6 +41,9 @@ struct capture_device_list_s {
 struct capture_device_s {
   /// Shared with every module loaded on it.
   std::shared_ptr<capture::rt::Device> device;
+  /// describeCpuThreads of the device's setting, made at creation so that
+  /// capture_device_cpu_threads can hand out a pointer into it.
+  std::string cpuThreads;
 };
 
 struct capture_module_s {
@@ -99,6 +102,10 @@ capture_status fromStatus(const char *fn, const rt::Status &s,
 
 /// CAPTURE_STATUS_INVALID_ARGUMENT: "<what> is NULL".
 capture_status nullArg(const char *fn, const char *what);
+
+/// A device made with `options` into *out_device.
+capture_status createDevice(const char *fn, const rt::DeviceOptions &options,
+                            capture_device **out_device);
 
 /// Returns a NULL-argument status naming parameter `ptr` when it is NULL.
 #define CAPTURE_CHECK_NOT_NULL(fn, ptr)                                        \

@@ -226,6 +226,76 @@ CAPTURE_API capture_status capture_device_create(const char *selector,
 CAPTURE_API capture_status
 capture_device_create_from_environment(capture_device **out_device);
 
+/// Values of capture_device_options::cpu_threads besides a count >= 0.
+enum {
+  /// Capture's default: 0, every dispatch on the submitting thread.
+  CAPTURE_CPU_THREADS_UNSET = -2,
+  /// llvmpipe's own default: its pool, one thread per core.
+  CAPTURE_CPU_THREADS_POOL = -1
+};
+
+/// How capture_device_create_with_options creates a device. Fill it with
+/// capture_device_options_init first: it sets struct_size, by which the
+/// library tells this layout from later, longer ones.
+typedef struct capture_device_options {
+  /// sizeof(capture_device_options), as capture_device_options_init sets.
+  size_t struct_size;
+  /// As capture_device_create's selector; NULL or "": the default choice.
+  const char *selector;
+  /// Threads of llvmpipe (lavapipe, the CPU device): a count >= 0 (0: every
+  /// dispatch on the submitting thread, fastest for steps of many small
+  /// dispatches), CAPTURE_CPU_THREADS_POOL or CAPTURE_CPU_THREADS_UNSET (0).
+  /// Env LP_NUM_THREADS, when set, always wins; other devices ignore it.
+  /// capture_advise_cpu_threads_file chooses it for a module.
+  int32_t cpu_threads;
+  /// 1: VK_LAYER_KHRONOS_validation with synchronization validation, each
+  /// message printed to stderr; 0: off.
+  int32_t validation;
+  /// Most bytes of device memory the runtime's buffers may hold on this
+  /// device at once; 0: no limit but the driver's.
+  uint64_t memory_limit;
+} capture_device_options;
+
+/// Sets every field of `options` to its default: struct_size, NULL
+/// selector, CAPTURE_CPU_THREADS_UNSET, no validation, no memory limit.
+/// NULL is a no-op.
+CAPTURE_API void capture_device_options_init(capture_device_options *options);
+
+/// Creates a device as `options` say. Errors: options NULL or not made by
+/// capture_device_options_init (struct_size), a cpu_threads below
+/// CAPTURE_CPU_THREADS_UNSET, a validation other than 0 or 1, then those of
+/// capture_device_create.
+CAPTURE_API capture_status capture_device_create_with_options(
+    const capture_device_options *options, capture_device **out_device);
+
+/// llvmpipe's threads as `device` was created with them: the count, or
+/// CAPTURE_CPU_THREADS_POOL for the driver's default, into *out_threads, and
+/// where it came from into *out_description (e.g. "0 (Capture default)",
+/// "4 (LP_NUM_THREADS from the environment)"; valid as long as `device`).
+/// Either out-parameter may be NULL.
+CAPTURE_API capture_status
+capture_device_cpu_threads(const capture_device *device, int32_t *out_threads,
+                           const char **out_description);
+
+/// llvmpipe's threads for the module file at `path`, from the compiler's
+/// work estimates: CAPTURE_CPU_THREADS_POOL when the entry with the most
+/// work averages 1M multiply-add equivalents or more per dispatch, else 0,
+/// into *out_threads, for capture_device_options::cpu_threads. The reason
+/// ("entry 'train': 5.6M work per dispatch >= 1.0M: llvmpipe's pool") goes
+/// into `reason`: at most reason_size bytes with the terminating NUL,
+/// truncated to fit (`reason` may be NULL when reason_size is 0). Errors:
+/// an unreadable file, one that does not verify.
+CAPTURE_API capture_status capture_advise_cpu_threads_file(const char *path,
+                                                           int32_t *out_threads,
+                                                           char *reason,
+                                                           size_t reason_size);
+
+/// As capture_advise_cpu_threads_file, for a module file held in memory
+/// (`size` bytes at `data`).
+CAPTURE_API capture_status capture_advise_cpu_threads_bytes(
+    const void *data, size_t size, int32_t *out_threads, char *reason,
+    size_t reason_size);
+
 /// The physical device `device` runs on; strings live as long as `device`.
 CAPTURE_API capture_status capture_device_get_info(const capture_device *device,
                                                    capture_device_info *out);
