@@ -94,8 +94,8 @@ ag.train_step @train(%ids: tensor<2xi32> {ag.name = "ids"}, %labels: tensor<2xi3
 // -----
 
 // Scratch the kernel templates need besides the tensors, live during their
-// op only: a two-pass reduction's partials (8192 elements: 8 partials of
-// 1024), a workgroup region's unyielded reductions. A reshape is its
+// op only: a two-pass reduction's partials (8192 elements: 32 partials of
+// 256), a workgroup region's unyielded reductions. A reshape is its
 // operand's bytes: no place of its own.
 
 ag.forward @big(%x: tensor<8192xf32> {ag.name = "x"}, %z: tensor<8xf32> {ag.name = "z"}, %t: tensor<8xf32> {ag.name = "t"})

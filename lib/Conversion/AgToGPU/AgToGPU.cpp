@@ -290,8 +290,9 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
         return missingPlan(&op, kPartialsAttr);
       // The reduced tensor, or a reduction region's inputs.
       SmallVector<Value> partialArgs;
-      for (Value input : op.getOperands())
-        partialArgs.push_back(viewOf(placeOf(input), input.getType()));
+      for (auto [input, type] :
+           llvm::zip(op.getOperands(), twoPass->partial.getArgumentTypes()))
+        partialArgs.push_back(viewOfType(placeOf(input), type));
       partialArgs.push_back(viewOf(at, partials));
       Value result = op.getResult(0);
       launch(twoPass->partial, twoPass->parts, partialArgs, op.getLoc());

@@ -348,14 +348,11 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
   auto partialIt = cache.find(key + ":partial");
   if (partialIt != cache.end())
     return TwoPass{partialIt->second, cache[key + ":final"], split->parts};
-  auto partials =
-      MemRefType::get({split->parts}, Float32Type::get(module.getContext()));
+  MLIRContext *ctx = module.getContext();
+  auto partials = MemRefType::get({split->parts}, Float32Type::get(ctx));
   std::string stem = kernelStem(op);
   // The partials' inputs: the reduced tensor, or a region's inputs.
-  SmallVector<Type> inputs;
-  for (Type t : op->getOperandTypes())
-    inputs.push_back(memrefOf(t));
-  inputs.push_back(partials);
+  SmallVector<Type> inputs = partialReductionArgTypes(op, *split);
   auto region = dyn_cast<DispatchRegionOp>(op);
   Operation *reduction = region ? regionReduction(region) : op;
   gpu::GPUFuncOp partial = createKernel(
@@ -363,6 +360,16 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
       [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
         if (!region) {
           emitPartialReduction(op, *split, b, loc, i, args);
+          return;
+        }
+        if (partialReadsVec4(op)) {
+          emitPartialReductionLanes(
+              reduction, *split,
+              [&](OpBuilder &nb, Location nloc, Value v) {
+                return regionReductionLanes(region, nb, nloc, v,
+                                            args.drop_back());
+              },
+              b, loc, i, args.back());
           return;
         }
         emitPartialReductionOf(
@@ -384,6 +391,13 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
                              return regionEpilogue(region, eb, eloc, reduced);
                            });
       });
+  // Inputs bound as vec4s lose their tensor shape: record it.
+  SmallVector<Attribute> shapes;
+  for (Value input : op->getOperands())
+    shapes.push_back(DenseI64ArrayAttr::get(
+        ctx, cast<RankedTensorType>(input.getType()).getShape()));
+  shapes.push_back(DenseI64ArrayAttr::get(ctx, {split->parts}));
+  partial->setAttr(kBindingShapesAttr, ArrayAttr::get(ctx, shapes));
   cache[key + ":partial"] = partial;
   cache[key + ":final"] = final;
   return TwoPass{partial, final, split->parts};
@@ -461,12 +475,7 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
           if (prologue)
             return elementwiseRegionLanes(prologue, gb, gloc, vi,
                                           args.take_front(grads));
-          Value v = memref::LoadOp::create(gb, gloc, args[0], ValueRange{vi});
-          SmallVector<Value> lanes;
-          for (int64_t l = 0; l < kAdamWLanes; ++l)
-            lanes.push_back(
-                vector::ExtractOp::create(gb, gloc, v, ArrayRef<int64_t>{l}));
-          return lanes;
+          return loadLanes(gb, gloc, args[0], vi);
         };
         emitAdamW(size, gradLanes, b, loc, i, args.drop_front(grads));
       });

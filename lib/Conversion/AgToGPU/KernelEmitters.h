@@ -38,6 +38,11 @@ mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 /// An `f32` constant.
 mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double value);
 
+/// The lanes of the vector<4xf32> element `index` of `memref`: one load,
+/// four extracts.
+llvm::SmallVector<mlir::Value> loadLanes(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::Value memref, mlir::Value index);
+
 /// Splits linear index `linear` into the indices of row-major `shape`.
 llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b,
                                            mlir::Location loc,
@@ -167,6 +172,12 @@ mlir::Value regionEpilogue(ag::DispatchRegionOp op, mlir::OpBuilder &b,
 mlir::Value regionElement(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                           mlir::Location loc, mlir::ValueRange at,
                           mlir::ValueRange args);
+/// The four elements of a reduction region's reduced value at flat vec4 `v`
+/// (its producers evaluated per lane), for a region whose partial pass
+/// reads vec4s (partialReadsVec4); args = the inputs' memrefs.
+llvm::SmallVector<mlir::Value>
+regionReductionLanes(ag::DispatchRegionOp op, mlir::OpBuilder &b,
+                     mlir::Location loc, mlir::Value v, mlir::ValueRange args);
 
 /// Evaluates the body of `op` for one element: `scalar` maps the block
 /// arguments (and any value already known, such as a matmul's accumulator)
@@ -261,6 +272,26 @@ struct SplitReduction {
 /// The two-pass form of `op`, or none when it is not a full reduction of
 /// more than a few thousand elements (those stay one serial loop).
 std::optional<SplitReduction> splitReductionOf(mlir::Operation *op);
+/// Elements per vec4 of a partial pass that reads vec4s.
+constexpr int64_t kPartialLanes = 4;
+/// Whether the first pass of `op` (a full reduction, or a reduction
+/// region) reads its inputs as vec4s: each one has the reduced tensor's
+/// shape or a single element (loaded once). Else it loads per element.
+bool partialReadsVec4(mlir::Operation *op);
+/// Kernel argument types of the first pass: the inputs (vec4s along their
+/// flat elements when partialReadsVec4), then the partials.
+llvm::SmallVector<mlir::Type> partialReductionArgTypes(mlir::Operation *op,
+                                                       SplitReduction split);
+/// The four elements of a reduction's input at flat vec4 `v` (lanes past
+/// the tensor read its padding).
+using LanesFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    mlir::OpBuilder &, mlir::Location, mlir::Value)>;
+/// Work item `i` of a first pass that reads vec4s: the chunk's whole vec4s,
+/// then, in the last partial, the tail's lanes, combined in element order.
+void emitPartialReductionLanes(mlir::Operation *op, SplitReduction split,
+                               LanesFn lanes, mlir::OpBuilder &b,
+                               mlir::Location loc, mlir::Value i,
+                               mlir::Value partials);
 /// Work item `i` of the first pass: args = input, partials.
 void emitPartialReduction(mlir::Operation *op, SplitReduction split,
                           mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
@@ -14,6 +15,16 @@ Value capture::kernels::indexConst(OpBuilder &b, Location loc, int64_t value) {
 
 Value capture::kernels::f32Const(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+}
+
+SmallVector<Value> capture::kernels::loadLanes(OpBuilder &b, Location loc,
+                                               Value memref, Value index) {
+  Value v = memref::LoadOp::create(b, loc, memref, ValueRange{index});
+  auto type = cast<VectorType>(v.getType());
+  SmallVector<Value> lanes;
+  for (int64_t l = 0; l < type.getNumElements(); ++l)
+    lanes.push_back(vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l}));
+  return lanes;
 }
 
 SmallVector<Value> capture::kernels::delinearize(OpBuilder &b, Location loc,

@@ -171,6 +171,36 @@ Value capture::kernels::regionElement(DispatchRegionOp op, OpBuilder &b,
   return scalar.lookup(reduction->getOperand(0));
 }
 
+SmallVector<Value> capture::kernels::regionReductionLanes(DispatchRegionOp op,
+                                                          OpBuilder &b,
+                                                          Location loc, Value v,
+                                                          ValueRange args) {
+  // Each input's four lanes: a vec4 of the reduced shape, or its single
+  // element (partialReadsVec4 allows no other).
+  SmallVector<SmallVector<Value>> inputs;
+  for (auto [arg, memref] : llvm::zip(op.getBlock().getArguments(), args)) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<Value> lanes;
+    if (type.getNumElements() == 1) {
+      SmallVector<Value> zeros(type.getRank(), indexConst(b, loc, 0));
+      lanes.assign(kLanes, memref::LoadOp::create(b, loc, memref, zeros));
+    } else {
+      lanes = loadLanes(b, loc, memref, v);
+    }
+    inputs.push_back(std::move(lanes));
+  }
+  Operation *reduction = regionReduction(op);
+  SmallVector<Value> out;
+  for (int64_t l = 0; l < kLanes; ++l) {
+    DenseMap<Value, Value> scalar;
+    for (auto [arg, lanes] : llvm::zip(op.getBlock().getArguments(), inputs))
+      scalar[arg] = lanes[l];
+    evaluateBody(op, b, loc, scalar, reduction);
+    out.push_back(scalar.lookup(reduction->getOperand(0)));
+  }
+  return out;
+}
+
 void capture::kernels::evaluateBody(DispatchRegionOp op, OpBuilder &b,
                                     Location loc,
                                     DenseMap<Value, Value> &scalar,
@@ -214,10 +244,7 @@ SmallVector<Value> capture::kernels::elementwiseRegionLanes(
       Value at = i;
       if (vectors != elementwiseRegionWorkItems(op))
         at = arith::RemUIOp::create(b, loc, i, indexConst(b, loc, vectors));
-      Value v = memref::LoadOp::create(b, loc, memref, ValueRange{at});
-      for (int64_t l = 0; l < lanes; ++l)
-        lane.push_back(
-            vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l}));
+      lane = loadLanes(b, loc, memref, at);
       break;
     }
     case InputRead::Single: {
