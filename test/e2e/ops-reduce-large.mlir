@@ -3,6 +3,9 @@
 // RUN: capture-interp %s --make-inputs %t/in --seed 5
 // RUN: capture-run %t/m.capmod --input x=%t/in/x.npy --input y=%t/in/y.npy --input t=%t/in/t.npy --input c=%t/in/c.npy --input w=%t/in/w.npy --input r=%t/in/r.npy --output-dir %t/gpu > /dev/null
 // RUN: capture-interp %s --precision f64 --input x=%t/in/x.npy --input y=%t/in/y.npy --input t=%t/in/t.npy --input c=%t/in/c.npy --input w=%t/in/w.npy --input r=%t/in/r.npy --compare %t/gpu --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
+// RUN: capture-aot %s -o %t/ssbo.capmod --target=gpu
+// RUN: capture-run %t/ssbo.capmod --input x=%t/in/x.npy --input y=%t/in/y.npy --input t=%t/in/t.npy --input c=%t/in/c.npy --input w=%t/in/w.npy --input r=%t/in/r.npy --output-dir %t/ssbo > /dev/null
+// RUN: capture-interp %s --precision f64 --input x=%t/in/x.npy --input y=%t/in/y.npy --input t=%t/in/t.npy --input c=%t/in/c.npy --input w=%t/in/w.npy --input r=%t/in/r.npy --compare %t/ssbo --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
 
 // Full reductions of more elements than one invocation may loop over on
 // lavapipe (llvmpipe ends an invocation's loops after 65535 iterations in
@@ -15,7 +18,8 @@
 // The first pass reads vec4s in partials of 256 elements: 391 for the
 // 100000 of x, 7 workgroups of 64. The 100003 of t end in a 3-element
 // tail; the region of t times a scalar reads vec4s too, the one with a
-// broadcast bias row (w + r) per element.
+// broadcast bias row (w + r) per element. The same module for GPUs
+// (storage-buffer reads) matches too.
 // SCHED: dispatch sum_partial_{{[0-9]+}} groups [7, 1, 1] read {{[0-9]+}}[0, 400000) write [[S:[0-9]+]][[[P:[0-9]+]], {{[0-9]+}})
 // SCHED-NEXT: barrier
 // SCHED-NEXT: dispatch sum_final_{{[0-9]+}} groups [1, 1, 1] read [[S]][[[P]], {{[0-9]+}})
