@@ -450,7 +450,7 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
   MLIRContext *ctx = module.getContext();
   auto f32 = Float32Type::get(ctx);
   int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
-  auto flat4 = MemRefType::get({vectors}, VectorType::get({kAdamWLanes}, f32));
+  auto flat4 = vec4Memref(ctx, size);
   auto scalar = MemRefType::get({}, f32);
   auto hyper = MemRefType::get({ag::kAdamWHyperValues}, f32);
   // The gradients' bindings: the flat array, or the prologue's inputs.

@@ -38,6 +38,10 @@ mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 /// An `f32` constant.
 mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double value);
 
+/// `elements` f32s as a memref of vector<4xf32>, the last vector padded:
+/// how the templates bind a tensor they read or write four at a time.
+mlir::MemRefType vec4Memref(mlir::MLIRContext *ctx, int64_t elements);
+
 /// The lanes of the vector<4xf32> element `index` of `memref`: one load,
 /// four extracts.
 llvm::SmallVector<mlir::Value> loadLanes(mlir::OpBuilder &b, mlir::Location loc,

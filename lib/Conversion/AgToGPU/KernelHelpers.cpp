@@ -17,6 +17,11 @@ Value capture::kernels::f32Const(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
 }
 
+MemRefType capture::kernels::vec4Memref(MLIRContext *ctx, int64_t elements) {
+  return MemRefType::get({(elements + 3) / 4},
+                         VectorType::get({4}, Float32Type::get(ctx)));
+}
+
 SmallVector<Value> capture::kernels::loadLanes(OpBuilder &b, Location loc,
                                                Value memref, Value index) {
   Value v = memref::LoadOp::create(b, loc, memref, ValueRange{index});

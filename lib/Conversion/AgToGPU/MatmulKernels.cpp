@@ -92,8 +92,7 @@ static Type operandBinding(Value operand, bool vec) {
   Type f32 = Float32Type::get(operand.getContext());
   if (!vec)
     return MemRefType::get(type.getShape(), f32);
-  return MemRefType::get({type.getNumElements() / kVec},
-                         VectorType::get({kVec}, f32));
+  return vec4Memref(operand.getContext(), type.getNumElements());
 }
 
 SmallVector<Type> capture::kernels::matmulArgTypes(MatmulOp op) {

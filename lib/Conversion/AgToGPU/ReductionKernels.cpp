@@ -136,9 +136,7 @@ capture::kernels::partialReductionArgTypes(Operation *op,
   for (Value input : op->getOperands()) {
     auto type = tensorType(input);
     if (vec && type.getNumElements() != 1)
-      types.push_back(MemRefType::get(
-          {(type.getNumElements() + kPartialLanes - 1) / kPartialLanes},
-          VectorType::get({kPartialLanes}, f32)));
+      types.push_back(vec4Memref(ctx, type.getNumElements()));
     else
       types.push_back(MemRefType::get(type.getShape(), f32));
   }

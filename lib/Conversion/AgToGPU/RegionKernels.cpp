@@ -97,20 +97,19 @@ int64_t capture::kernels::elementwiseRegionWorkItems(DispatchRegionOp op) {
 
 SmallVector<Type>
 capture::kernels::elementwiseRegionArgTypes(DispatchRegionOp op) {
-  Type f32 = Float32Type::get(op.getContext());
-  auto vec4 = VectorType::get({kLanes}, f32);
+  MLIRContext *ctx = op.getContext();
+  Type f32 = Float32Type::get(ctx);
   SmallVector<Type> types;
   for (Value input : op.getInputs()) {
     auto type = cast<RankedTensorType>(input.getType());
     InputRead read = readOf(op, input);
     if (read == InputRead::Same || read == InputRead::Trailing)
-      types.push_back(MemRefType::get(
-          {(type.getNumElements() + kLanes - 1) / kLanes}, vec4));
+      types.push_back(vec4Memref(ctx, type.getNumElements()));
     else
       types.push_back(MemRefType::get(type.getShape(), f32));
   }
   int64_t n = resultType(op).getNumElements();
-  types.push_back(vecResult(op) ? MemRefType::get({n / kLanes}, vec4)
+  types.push_back(vecResult(op) ? vec4Memref(ctx, n)
                                 : MemRefType::get({n}, f32));
   return types;
 }
