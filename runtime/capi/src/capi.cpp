@@ -17,10 +17,18 @@ namespace {
 /// The slots of `entry` that a *_count / *_info function lists.
 enum class SlotKind { Input, Output, Probe };
 
-const std::vector<TensorSlotDesc> &slotsOf(const EntryDesc &e, SlotKind k) {
-  return k == SlotKind::Input    ? e.inputs
-         : k == SlotKind::Output ? e.outputs
-                                 : e.probes;
+/// The slots of kind `k` a caller may name: every input and probe, and the
+/// outputs but the index checks' statuses, which the runtime reads itself
+/// (a bad index is the run's error) and never returns.
+std::vector<const TensorSlotDesc *> slotsOf(const EntryDesc &e, SlotKind k) {
+  const std::vector<TensorSlotDesc> &all = k == SlotKind::Input    ? e.inputs
+                                           : k == SlotKind::Output ? e.outputs
+                                                                   : e.probes;
+  std::vector<const TensorSlotDesc *> slots;
+  for (const TensorSlotDesc &slot : all)
+    if (k != SlotKind::Output || !isIndexCheckOutput(e, slot.name))
+      slots.push_back(&slot);
+  return slots;
 }
 
 const char *slotKindName(SlotKind k) {
@@ -55,12 +63,12 @@ capture_status slotInfo(const char *fn, const capture_module *module,
     const EntryDesc *e = findEntry(fn, *module->module, entry, err);
     if (!e)
       return err;
-    const std::vector<TensorSlotDesc> &slots = slotsOf(*e, kind);
+    std::vector<const TensorSlotDesc *> slots = slotsOf(*e, kind);
     if (capture_status s =
             checkIndex(fn, "entry '" + e->name + "': " + slotKindName(kind),
                        index, slots.size()))
       return s;
-    const TensorSlotDesc &slot = slots[index];
+    const TensorSlotDesc &slot = *slots[index];
     uint32_t flags = kind == SlotKind::Input && isRuntimeFilled(*e, slot.name)
                          ? CAPTURE_TENSOR_FILLED_BY_RUNTIME
                          : 0;

@@ -70,6 +70,13 @@ bool isRuntimeFilled(const EntryDesc &entry, const std::string &name) {
                           name == entry.train->maxGradNormInput));
 }
 
+bool isIndexCheckOutput(const EntryDesc &entry, const std::string &name) {
+  for (const IndexCheckDesc &c : entry.indexChecks)
+    if (c.output == name)
+      return true;
+  return false;
+}
+
 std::string describeSlots(const std::vector<TensorSlotDesc> &slots,
                           const EntryDesc *skipRuntimeFilledOf) {
   std::string s;
@@ -168,6 +175,7 @@ capture_status matchViews(const char *fn, const EntryDesc &entry,
                           std::vector<const capture_tensor_view *> &given) {
   std::string where = "entry '" + entry.name + "': ";
   bool inputs = &slots == &entry.inputs;
+  bool outputs = &slots == &entry.outputs;
   given.assign(slots.size(), nullptr);
   for (size_t i = 0; i < n; ++i) {
     const capture_tensor_view &v = views[i];
@@ -175,11 +183,16 @@ capture_status matchViews(const char *fn, const EntryDesc &entry,
       return fail(CAPTURE_STATUS_INVALID_ARGUMENT, fn,
                   where + kind + "s[" + std::to_string(i) + "].name is NULL");
     size_t j = slotIndex(slots, v.name);
-    if (j == slots.size())
+    if (j == slots.size() || (outputs && isIndexCheckOutput(entry, v.name))) {
+      std::vector<TensorSlotDesc> known;
+      for (const TensorSlotDesc &slot : slots)
+        if (!outputs || !isIndexCheckOutput(entry, slot.name))
+          known.push_back(slot);
       return fail(CAPTURE_STATUS_NOT_FOUND, fn,
                   where + "unknown " + kind + " '" + v.name + "'; expected " +
                       kind +
-                      "s: " + describeSlots(slots, inputs ? &entry : nullptr));
+                      "s: " + describeSlots(known, inputs ? &entry : nullptr));
+    }
     const TensorSlotDesc &slot = slots[j];
     if (inputs && isRuntimeFilled(entry, slot.name))
       return fail(CAPTURE_STATUS_INVALID_ARGUMENT, fn,

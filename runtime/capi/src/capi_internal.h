@@ -117,6 +117,10 @@ capture_status createDevice(const char *fn, const rt::DeviceOptions &options,
 /// Whether input `name` of `entry` is one the runtime fills (training).
 bool isRuntimeFilled(const rt::EntryDesc &entry, const std::string &name);
 
+/// Whether output `name` of `entry` is an index check's status, which the
+/// runtime reads itself and never returns.
+bool isIndexCheckOutput(const rt::EntryDesc &entry, const std::string &name);
+
 /// "'x' [2, 4] (f32), 'b' [2, 4] (f32)", or "none"; without the inputs the
 /// runtime fills when `skipRuntimeFilledOf` is given.
 std::string describeSlots(const std::vector<rt::TensorSlotDesc> &slots,

@@ -9,7 +9,9 @@
 #include "capi_fixture.h"
 #include "test_util.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 
@@ -211,6 +213,76 @@ TEST_F(CapiTest, ReplaysIntoCallerBuffers) {
   capture_tensor_view oView = f32View("o", kShape24, o);
   CAPI_EXPECT_OK(capture_module_run(m.get(), "bias", nullptr, 0, &oView, 1));
   EXPECT_EQ(o[1], 0.25f + 101.0f);
+}
+
+/// The test module whose output "z" is the status of an index check of
+/// input "x" by an ag.cross_entropy (bound 10): z's kernel writes h + c, so
+/// the status reads [first bad position, its value] = the bits of z[0] and
+/// z[1], negative (every index in range) when x[0] + w[0] + c[0] < 0.
+static rt::ModuleDesc indexCheckedModule() {
+  rt::ModuleDesc desc = rtt::makeTestModule();
+  rt::TensorSlotDesc &z = desc.entries[0].outputs[1];
+  z.shape = {2};
+  z.dtype = rt::DType::I32;
+  z.size = 8;
+  desc.entries[0].indexChecks.push_back(
+      {"z", "ag.cross_entropy", "x", 10, "m.mlir:3:8"});
+  return desc;
+}
+
+TEST_F(CapiTest, IndexCheckStatusesAreTheRuntimes) {
+  OwnedModule m = load(indexCheckedModule());
+  ASSERT_TRUE(m);
+  // Listed: only what a run can return.
+  size_t n = 0;
+  CAPI_EXPECT_OK(capture_module_output_count(m.get(), "predict", &n));
+  EXPECT_EQ(n, 1u);
+  capture_tensor_info info{};
+  CAPI_EXPECT_OK(capture_module_output_info(m.get(), "predict", 0, &info));
+  EXPECT_STREQ(info.name, "y");
+  EXPECT_THAT(error(capture_module_output_info(m.get(), "predict", 1, &info)),
+              isError(CAPTURE_STATUS_INVALID_ARGUMENT,
+                      {"output index 1 is out of range (1 exists)"}));
+  CAPI_EXPECT_OK(capture_module_output_count(m.get(), "bias", &n));
+  EXPECT_EQ(n, 1u);
+
+  std::vector<float> x = rtt::inputX(), b = rtt::inputB(), y(8);
+  capture_tensor_view in[] = {f32View("x", kShape24, x),
+                              f32View("b", kShape24, b)};
+  capture_tensor_view out = f32View("y", kShape24, y);
+  // Asking for the status is asking for an output that is not there.
+  std::vector<int32_t> status(2);
+  capture_tensor_view statusView{"z",     CAPTURE_DTYPE_I32, 1,
+                                 nullptr, status.data(),     8};
+  int64_t two = 2;
+  statusView.shape = &two;
+  Error unknown =
+      error(capture_module_run(m.get(), "predict", in, 2, &statusView, 1));
+  EXPECT_THAT(unknown,
+              isError(CAPTURE_STATUS_NOT_FOUND,
+                      {"unknown output 'z'; expected outputs: 'y' [2, 4]"}));
+  EXPECT_THAT(unknown.message, ::testing::EndsWith("'y' [2, 4] (f32)"));
+
+  // Every index in range: the run returns y.
+  x[0] = -200.0f;
+  CAPI_EXPECT_OK(capture_module_run(m.get(), "predict", in, 2, &out, 1));
+  EXPECT_EQ(y[1], (x[1] + 0.25f) * b[1]);
+
+  // z[0] = 100 as i32 is a bad position: the run's error names the op, its
+  // location, the input and the bound, and writes no output.
+  x[0] = 0.0f;
+  std::fill(y.begin(), y.end(), -1.0f);
+  float z0 = 100.0f;
+  int32_t position = 0;
+  std::memcpy(&position, &z0, sizeof(position));
+  EXPECT_THAT(error(capture_module_run(m.get(), "predict", in, 2, &out, 1)),
+              isError(CAPTURE_STATUS_ERROR,
+                      {"entry 'predict': ag.cross_entropy at m.mlir:3:8: "
+                       "input 'x' has ",
+                       "at position " + std::to_string(position) +
+                           ", expected an index in [0, 10); no outputs are "
+                           "returned"}));
+  EXPECT_EQ(y, std::vector<float>(8, -1.0f));
 }
 
 TEST_F(CapiTest, RunChecksEveryViewBeforeRunning) {

@@ -347,7 +347,10 @@ CAPTURE_API capture_status
 capture_module_input_info(const capture_module *module, const char *entry,
                           size_t index, capture_tensor_info *out);
 
-/// Number of outputs of entry `entry` (a training entry's loss first).
+/// Number of outputs of entry `entry` (a training entry's loss first) that a
+/// run can return. The status an index check writes (an output of the
+/// packed layout, e.g. "index_check.0") is not among them: the runtime reads
+/// it, and an index out of range is the run's error.
 CAPTURE_API capture_status capture_module_output_count(
     const capture_module *module, const char *entry, size_t *out_count);
 
