@@ -2,6 +2,8 @@
 
 #include "capi_internal.h"
 
+#include <algorithm>
+#include <iterator>
 #include <new>
 
 namespace capture::capi {
@@ -176,6 +178,10 @@ capture_status matchViews(const char *fn, const EntryDesc &entry,
   std::string where = "entry '" + entry.name + "': ";
   bool inputs = &slots == &entry.inputs;
   bool outputs = &slots == &entry.outputs;
+  // An index check's status is the runtime's: not a caller's output.
+  auto nameable = [&](const TensorSlotDesc &slot) {
+    return !outputs || !isIndexCheckOutput(entry, slot.name);
+  };
   given.assign(slots.size(), nullptr);
   for (size_t i = 0; i < n; ++i) {
     const capture_tensor_view &v = views[i];
@@ -183,11 +189,10 @@ capture_status matchViews(const char *fn, const EntryDesc &entry,
       return fail(CAPTURE_STATUS_INVALID_ARGUMENT, fn,
                   where + kind + "s[" + std::to_string(i) + "].name is NULL");
     size_t j = slotIndex(slots, v.name);
-    if (j == slots.size() || (outputs && isIndexCheckOutput(entry, v.name))) {
+    if (j == slots.size() || !nameable(slots[j])) {
       std::vector<TensorSlotDesc> known;
-      for (const TensorSlotDesc &slot : slots)
-        if (!outputs || !isIndexCheckOutput(entry, slot.name))
-          known.push_back(slot);
+      std::copy_if(slots.begin(), slots.end(), std::back_inserter(known),
+                   nameable);
       return fail(CAPTURE_STATUS_NOT_FOUND, fn,
                   where + "unknown " + kind + " '" + v.name + "'; expected " +
                       kind +
