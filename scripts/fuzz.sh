@@ -8,9 +8,10 @@
 # failure or broken round trip fails the run and leaves the input in
 # build-san/crashes/.
 #   usage: scripts/fuzz.sh [SECONDS]
-# CAPTURE_FUZZ_SEED=N fixes libFuzzer's seed (CI uses 1: the inputs then
-# come in the same order on every machine); CAPTURE_FUZZ_RUNS=N runs
-# exactly N inputs per target instead of SECONDS.
+# CAPTURE_FUZZ_SEED=N fixes libFuzzer's seed (CI uses 1; it does not make
+# a run repeatable, since what libFuzzer keeps depends on coverage and
+# timing, hence a finding's input and report in the log);
+# CAPTURE_FUZZ_RUNS=N runs exactly N inputs per target instead of SECONDS.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${CAPTURE_SAN_BUILD_DIR:-$root/build-san}"
@@ -91,6 +92,7 @@ if [ -n "${CAPTURE_FUZZ_SEED:-}" ]; then
   budget+=(-seed="$CAPTURE_FUZZ_SEED")
   what="$what from seed $CAPTURE_FUZZ_SEED"
 fi
+failed=0
 for target in mlir capmod npy; do
   target_setup "$target"
   existing=()
@@ -99,9 +101,31 @@ for target in mlir capmod npy; do
   done
   echo "== fuzzing $target $what =="
   # A unit that takes 30 s (a compile that should take milliseconds) is a
-  # finding too.
-  "$binary" "${budget[@]}" "${options[@]}" -timeout=30 -rss_limit_mb=2048 \
+  # finding too. The whole log is kept; a finding prints its report (the
+  # sanitizer's stack, or what the target printed), which is all a CI log
+  # has to go on when the machine that found it is gone.
+  log="$build/fuzz-$target.log"
+  if "$binary" "${budget[@]}" "${options[@]}" -timeout=30 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$build/crashes/$target-" \
-    "$corpus/$target" "${existing[@]}" 2>&1 | tail -n 14
+    "$corpus/$target" "${existing[@]}" > "$log" 2>&1; then
+    tail -n 6 "$log"
+  else
+    # The input first, when small enough to paste back (base64 -d), then
+    # the report, so that a log cut to its tail still ends with the stack.
+    unit="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)"
+    if [ -n "$unit" ] && [ -f "$unit" ] && [ "$(stat -c %s "$unit")" -le 8192 ]; then
+      echo "fuzz: the $target input, base64:"
+      base64 -w 0 "$unit"
+      echo
+    fi
+    echo "fuzz: $target found a bug (input: ${unit:-none written}; whole log: $log):"
+    report="$(grep -n -m1 -E '==[0-9]+==ERROR|runtime error:|deadly signal|Assertion|ALARM|out-of-memory' "$log" | cut -d: -f1)"
+    sed -n "${report:-1},/^SUMMARY:/p" "$log" | head -n 80
+    failed=1
+  fi
 done
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz: FAILED; rerun a finding with its target's binary and the file above"
+  exit 1
+fi
 echo "fuzz: no crash, sanitizer report, silent failure or broken round trip"

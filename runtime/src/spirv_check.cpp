@@ -138,7 +138,9 @@ public:
       uint64_t count = length == constants.end() ? 0 : length->second;
       sizes[ops[0]] = satMul(count, stride == strides.end() ? size(ops[1])
                                                             : stride->second);
-    } else if (opcode == kOpTypeStruct) {
+    } else if (opcode == kOpTypeStruct && n >= 1) {
+      // n >= 1 like every branch above: a one-word OpTypeStruct has no
+      // result id, and at the stream's end ops[0] is past its last word.
       uint64_t end = 0, next = 0;
       for (uint32_t m = 1; m < n; ++m) {
         auto offset = offsets.find({ops[0], m - 1});
@@ -240,7 +242,10 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
           std::to_string(count) + ", but " +
           std::to_string(words.size() - pos) + " words remain");
     size_t end = pos + count;
-    typeSizes.note(opcode, &words[pos + 1], count - 1);
+    // words.data() + pos + 1, not &words[pos + 1]: for a one-word
+    // instruction at the end that is one past the last word (note reads
+    // only the n operands it is given).
+    typeSizes.note(opcode, words.data() + pos + 1, count - 1);
     if (opcode == kOpEntryPoint && count >= 4 &&
         words[pos + 1] == kExecutionModelGLCompute) {
       std::string name;

@@ -356,6 +356,30 @@ TEST(CapmodVerify, Spirv) {
                         "count 65535"));
 }
 
+TEST(CapmodVerify, SpirvOneWordTypeAtTheEnd) {
+  // Found by the loader's fuzzer in CI: the last word of a kernel
+  // (OpFunctionEnd) changed into a one-word OpTypeStruct made the type-size
+  // walk read its result id one word past the SPIR-V (ASan: heap overflow;
+  // only the sanitized run of this test can see that read: the reader's
+  // copy of the words is exactly as long as they are). Each one-word type
+  // is refused by the validator; without it, the walk must still stay
+  // inside the words.
+  for (uint32_t opcode : {30u /*OpTypeStruct*/, 21u /*OpTypeInt*/,
+                          23u /*OpTypeVector*/, 28u /*OpTypeArray*/}) {
+    ModuleDesc desc = makeTestModule();
+    std::vector<uint32_t> &words = desc.kernels[0].spirv;
+    ASSERT_EQ(words.back(), (1u << 16) | 56u) << "expected OpFunctionEnd";
+    words.back() = (1u << 16) | opcode;
+    if (!spirvToolsValidationEnabled()) {
+      std::vector<uint8_t> bytes = writeCapmod(desc);
+      (void)readCapmod(bytes.data(), bytes.size());
+      continue;
+    }
+    EXPECT_THAT(readError(desc), HasSubstr("kernel 0 ('add_0'): "))
+        << "opcode " << opcode;
+  }
+}
+
 TEST(CapmodVerify, SpirvAgreesWithKernel) {
   ModuleDesc desc = makeTestModule();
   desc.kernels[0].entryPoint = "other";
