@@ -192,14 +192,29 @@ static int64_t workgroupLimit(Block &body) {
   return std::clamp(largest / 4, kWorkgroupMinLimit, kWorkgroupMaxLimit);
 }
 
+/// The operand of `op` that holds i32 labels (ag.one_hot's, ag.cross_entropy's
+/// second), if any.
+static Value labelsOperand(Operation *op) {
+  if (isa<OneHotOp>(op))
+    return op->getOperand(0);
+  if (isa<CrossEntropyOp>(op))
+    return op->getOperand(1);
+  return Value();
+}
+
 /// Whether `op` may join the entry's workgroup region: a member kind whose
-/// operands and results are all f32 tensors of at most `limit` elements.
+/// operands and results are all f32 tensors of at most `limit` elements,
+/// but for labels, which are i32 (and never made by a member: the region
+/// reads them from its inputs).
 static bool isWorkgroupCandidate(Operation *op, int64_t limit) {
   if (!WorkgroupRegionOp::isMember(op) || isSplatConstant(op))
     return false;
+  Value labels = labelsOperand(op);
   auto small = [&](Value value) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
-    return type && type.hasStaticShape() && type.getElementType().isF32() &&
+    Type element = type ? type.getElementType() : Type();
+    return type && type.hasStaticShape() &&
+           (element.isF32() || (value == labels && element.isInteger(32))) &&
            type.getNumElements() <= limit;
   };
   return llvm::all_of(op->getOperands(), small) &&

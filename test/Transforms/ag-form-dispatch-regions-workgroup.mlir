@@ -120,3 +120,30 @@ ag.forward @unscaled(%x: tensor<64x64xf32> {ag.name = "x"}, %w: tensor<64x64xf32
   %m = ag.mean %r : tensor<256xf32> -> tensor<f32>
   ag.return %y, %m : tensor<64x64xf32>, tensor<f32>
 }
+
+// -----
+
+// A classifier's head as autodiff writes it: cross-entropy, softmax and
+// one_hot are members, the i32 labels an input (read from memory, never
+// made in the region). The label check reads the labels too but stays
+// out: it is no member.
+
+// CHECK-LABEL: ag.forward @classifier
+// CHECK-SAME: (%[[Z:.*]]: tensor<16x5xf32> {{.*}}, %[[L:.*]]: tensor<16xi32>
+// CHECK: ag.check_indices %[[L]]
+// CHECK: %[[R:.*]]:2 = ag.workgroup_region ins(%[[Z]], %[[L]] : tensor<16x5xf32>, tensor<16xi32>) -> (tensor<f32>, tensor<16x5xf32>) {
+// CHECK: ag.cross_entropy
+// CHECK: ag.softmax
+// CHECK: ag.one_hot
+// CHECK: ag.sub
+// CHECK: ag.yield
+// CHECK: ag.return %[[R]]#0, %[[R]]#1
+ag.forward @classifier(%z: tensor<16x5xf32> {ag.name = "z"}, %l: tensor<16xi32> {ag.name = "labels"})
+    -> (tensor<f32> {ag.name = "loss"}, tensor<16x5xf32> {ag.name = "g"}, tensor<2xi32> {ag.name = "status"}) {
+  %s:2 = ag.check_indices %l {bound = 5 : i64, op = "ag.cross_entropy"} : tensor<16xi32> -> (tensor<2xi32>, tensor<f32>)
+  %loss = ag.cross_entropy %z, %l : (tensor<16x5xf32>, tensor<16xi32>) -> tensor<f32>
+  %p = ag.softmax %z axis = 1 : tensor<16x5xf32>
+  %oh = ag.one_hot %l : tensor<16xi32> -> tensor<16x5xf32>
+  %g = ag.sub %p, %oh : (tensor<16x5xf32>, tensor<16x5xf32>) -> tensor<16x5xf32>
+  ag.return %loss, %g, %s#0 : tensor<f32>, tensor<16x5xf32>, tensor<2xi32>
+}

@@ -1,8 +1,11 @@
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: capture-aot %s -o %t/m.capmod
+// RUN: capture-aot %s -o %t/m.capmod --print-module | FileCheck %s --check-prefix=FUSED
 // RUN: capture-interp %s --make-inputs %t/in --seed 3
 // RUN: capture-run %t/m.capmod --input x=%t/in/x.npy --input v=%t/in/v.npy --output-dir %t/gpu | FileCheck %s --check-prefix=REPLAY
 // RUN: capture-interp %s --input x=%t/in/x.npy --input v=%t/in/v.npy --compare %t/gpu --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
+// RUN: capture-aot %s -o %t/unfused.capmod --fuse=false --print-module | FileCheck %s --check-prefix=UNFUSED
+// RUN: capture-run %t/unfused.capmod --input x=%t/in/x.npy --input v=%t/in/v.npy --output-dir %t/gpu-unfused | FileCheck %s --check-prefix=REPLAY
+// RUN: capture-interp %s --input x=%t/in/x.npy --input v=%t/in/v.npy --compare %t/gpu-unfused --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
 
 // End to end: ag.softmax and ag.log_softmax along the last axis (negative
 // and positive spelling), along the first and a middle axis of a 3-D
@@ -10,7 +13,15 @@
 // tensor, and on large logits, where exp without subtracting the row max
 // overflows to inf (and the results to NaN): shifted by 100 (exp(100) >
 // FLT_MAX, results far from one-hot) and scaled to +-1000 (nearly one-hot).
-// The device must print finite values there.
+// The device must print finite values there. Fused (the default), every
+// softmax is a stage of one workgroup kernel (the tensors are small);
+// with --fuse=false each is its own row-parallel kernel.
+
+// FUSED-COUNT-1: dispatch workgroup_softmax_
+// FUSED-NOT: dispatch
+// UNFUSED-NOT: dispatch workgroup_
+// UNFUSED-COUNT-5: dispatch softmax_
+// UNFUSED-NOT: dispatch workgroup_
 
 // REPLAY-LABEL: device:
 // REPLAY-NOT: {{nan|inf}}

@@ -226,19 +226,24 @@ void capture::kernels::emitGetRows(GetRowsOp op, OpBuilder &b, Location loc,
   memref::StoreOp::create(b, loc, value, args[2], out);
 }
 
+Value capture::kernels::oneHotElement(OpBuilder &b, Location loc, Value labels,
+                                      ValueRange at) {
+  // An out-of-range label (the interpreter reports it) matches no class.
+  Value label = memref::LoadOp::create(b, loc, labels, ValueRange{at[0]});
+  Value cls =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), at[1]).getResult();
+  Value hit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, label, cls);
+  return arith::SelectOp::create(b, loc, hit, f32Const(b, loc, 1.0),
+                                 f32Const(b, loc, 0.0));
+}
+
 void capture::kernels::emitOneHot(OneHotOp op, OpBuilder &b, Location loc,
                                   Value i, ValueRange args) {
   SmallVector<Value> out =
       delinearize(b, loc, i, tensorType(op.getResult()).getShape());
-  // An out-of-range label (the interpreter reports it) matches no class.
-  Value label = memref::LoadOp::create(b, loc, args[0], ValueRange{out[0]});
-  Value cls =
-      arith::IndexCastOp::create(b, loc, b.getI32Type(), out[1]).getResult();
-  Value hit =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, label, cls);
-  Value value = arith::SelectOp::create(b, loc, hit, f32Const(b, loc, 1.0),
-                                        f32Const(b, loc, 0.0));
-  memref::StoreOp::create(b, loc, value, args[1], out);
+  memref::StoreOp::create(b, loc, oneHotElement(b, loc, args[0], out), args[1],
+                          out);
 }
 
 void capture::kernels::emitScatterAddRows(ScatterAddRowsOp op, OpBuilder &b,

@@ -123,6 +123,10 @@ void emitSlice(ag::SliceOp op, mlir::OpBuilder &b, mlir::Location loc,
 void emitGetRows(ag::GetRowsOp op, mlir::OpBuilder &b, mlir::Location loc,
                  mlir::Value i, mlir::ValueRange args);
 
+/// Element `at` = [n, c] of a one-hot: 1.0 where the label of row n (in
+/// the i32 memref `labels`) is class c, else 0.0.
+mlir::Value oneHotElement(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value labels, mlir::ValueRange at);
 /// 1.0 where the label of row n is class c, else 0.0.
 void emitOneHot(ag::OneHotOp op, mlir::OpBuilder &b, mlir::Location loc,
                 mlir::Value i, mlir::ValueRange args);
@@ -313,9 +317,19 @@ void emitFinalReduction(mlir::Operation *op, SplitReduction split,
 /// One row (all elements along the axis) of a softmax or log_softmax.
 void emitSoftmaxRow(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                     mlir::Value i, mlir::ValueRange args);
+/// emitSoftmaxRow with the input's elements from `element`; stores row `i`
+/// into `out`.
+void emitSoftmaxRowOf(mlir::Operation *op, ElementFn element,
+                      mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                      mlir::Value out);
 /// The whole (rank-0) cross-entropy loss.
 void emitCrossEntropy(ag::CrossEntropyOp op, mlir::OpBuilder &b,
                       mlir::Location loc, mlir::Value i, mlir::ValueRange args);
+/// emitCrossEntropy with the logits from `logit` and the labels from the
+/// i32 memref `labels`; stores the loss into `out`.
+void emitCrossEntropyOf(ag::CrossEntropyOp op, ElementFn logit,
+                        mlir::Value labels, mlir::OpBuilder &b,
+                        mlir::Location loc, mlir::Value out);
 /// The whole (rank-0) mean squared error.
 void emitMse(ag::MseOp op, mlir::OpBuilder &b, mlir::Location loc,
              mlir::Value i, mlir::ValueRange args);

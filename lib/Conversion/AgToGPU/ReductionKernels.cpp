@@ -52,14 +52,16 @@ static Value combine(Operation *op, OpBuilder &b, Location loc, Value acc,
   return arith::AddFOp::create(b, loc, acc, x);
 }
 
+/// The ElementFn of a stored tensor: a load from `memref`.
+static auto loaderOf(Value memref) {
+  return [memref](OpBuilder &b, Location loc, ValueRange at) -> Value {
+    return memref::LoadOp::create(b, loc, memref, at);
+  };
+}
+
 void capture::kernels::emitReduction(Operation *op, OpBuilder &b, Location loc,
                                      Value i, ValueRange args) {
-  emitReductionOf(
-      op,
-      [&](OpBuilder &nb, Location nloc, ValueRange at) -> Value {
-        return memref::LoadOp::create(nb, nloc, args[0], at);
-      },
-      b, loc, i, args[1]);
+  emitReductionOf(op, loaderOf(args[0]), b, loc, i, args[1]);
 }
 
 void capture::kernels::emitReductionOf(Operation *op, ElementFn element,
@@ -205,12 +207,7 @@ void capture::kernels::emitPartialReduction(Operation *op, SplitReduction split,
         b, loc, i, args[1]);
     return;
   }
-  emitPartialReductionOf(
-      op, split,
-      [&](OpBuilder &nb, Location nloc, ValueRange at) -> Value {
-        return memref::LoadOp::create(nb, nloc, args[0], at);
-      },
-      b, loc, i, args[1]);
+  emitPartialReductionOf(op, split, loaderOf(args[0]), b, loc, i, args[1]);
 }
 
 void capture::kernels::emitPartialReductionOf(Operation *op,
@@ -284,8 +281,9 @@ emitMaxAndExpSum(OpBuilder &b, Location loc, int64_t count,
   return {max, sum};
 }
 
-void capture::kernels::emitSoftmaxRow(Operation *op, OpBuilder &b, Location loc,
-                                      Value i, ValueRange args) {
+void capture::kernels::emitSoftmaxRowOf(Operation *op, ElementFn element,
+                                        OpBuilder &b, Location loc, Value i,
+                                        Value out) {
   RankedTensorType type = tensorType(op->getResult(0));
   int64_t axis = isa<SoftmaxOp>(op)
                      ? cast<SoftmaxOp>(op).getNormalizedAxis()
@@ -295,7 +293,7 @@ void capture::kernels::emitSoftmaxRow(Operation *op, OpBuilder &b, Location loc,
   SmallVector<Value> row =
       delinearize(b, loc, i, dropAxis(type.getShape(), axis));
   auto load = [&](OpBuilder &nb, Location nloc, Value j) -> Value {
-    return memref::LoadOp::create(nb, nloc, args[0], insertAt(row, axis, j));
+    return element(nb, nloc, insertAt(row, axis, j));
   };
   auto [max, sum] = emitMaxAndExpSum(b, loc, count, load);
   // log_softmax = x - max - log(sum) stays accurate where softmax
@@ -310,13 +308,18 @@ void capture::kernels::emitSoftmaxRow(Operation *op, OpBuilder &b, Location loc,
     else
       y = arith::DivFOp::create(nb, nloc,
                                 math::ExpOp::create(nb, nloc, shifted), sum);
-    memref::StoreOp::create(nb, nloc, y, args[1], insertAt(row, axis, j));
+    memref::StoreOp::create(nb, nloc, y, out, insertAt(row, axis, j));
   });
 }
 
-void capture::kernels::emitCrossEntropy(CrossEntropyOp op, OpBuilder &b,
-                                        Location loc, Value i,
-                                        ValueRange args) {
+void capture::kernels::emitSoftmaxRow(Operation *op, OpBuilder &b, Location loc,
+                                      Value i, ValueRange args) {
+  emitSoftmaxRowOf(op, loaderOf(args[0]), b, loc, i, args[1]);
+}
+
+void capture::kernels::emitCrossEntropyOf(CrossEntropyOp op, ElementFn logit,
+                                          Value labels, OpBuilder &b,
+                                          Location loc, Value out) {
   // One work item computes the whole loss (KernelBuilder::workItems is 1):
   // fine for batch-sized inputs; a parallel reduction can come later.
   RankedTensorType logits = tensorType(op.getLogits());
@@ -325,11 +328,11 @@ void capture::kernels::emitCrossEntropy(CrossEntropyOp op, OpBuilder &b,
       b, loc, batch, f32Const(b, loc, 0.0),
       [&](OpBuilder &nb, Location nloc, Value row, Value acc) -> Value {
         auto load = [&](OpBuilder &lb, Location lloc, Value c) -> Value {
-          return memref::LoadOp::create(lb, lloc, args[0], ValueRange{row, c});
+          return logit(lb, lloc, ValueRange{row, c});
         };
         auto [max, sum] = emitMaxAndExpSum(nb, nloc, classes, load);
         // -log_softmax(x)[label] = max + log(sum) - x[label].
-        Value label = loadClampedIndex(nb, nloc, args[1], row, classes);
+        Value label = loadClampedIndex(nb, nloc, labels, row, classes);
         Value lse = arith::AddFOp::create(nb, nloc, max,
                                           math::LogOp::create(nb, nloc, sum));
         Value nll = arith::SubFOp::create(nb, nloc, lse, load(nb, nloc, label));
@@ -337,7 +340,13 @@ void capture::kernels::emitCrossEntropy(CrossEntropyOp op, OpBuilder &b,
       });
   Value mean = arith::DivFOp::create(
       b, loc, total, f32Const(b, loc, static_cast<double>(batch)));
-  memref::StoreOp::create(b, loc, mean, args[2], ValueRange());
+  memref::StoreOp::create(b, loc, mean, out, ValueRange());
+}
+
+void capture::kernels::emitCrossEntropy(CrossEntropyOp op, OpBuilder &b,
+                                        Location loc, Value i,
+                                        ValueRange args) {
+  emitCrossEntropyOf(op, loaderOf(args[0]), args[1], b, loc, args[2]);
 }
 
 void capture::kernels::emitMse(MseOp op, OpBuilder &b, Location loc, Value i,

@@ -122,6 +122,12 @@ private:
       return element(b, loc, input,
                      delinearize(b, loc, linear, tensorType(input).getShape()));
     }
+    if (auto oneHot = dyn_cast<OneHotOp>(def)) {
+      // Labels are region inputs (the region's verifier holds to it).
+      Value labels = stored.lookup(oneHot.getLabels());
+      assert(labels && "one_hot labels are not stored");
+      return oneHotElement(b, loc, labels, at);
+    }
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())
       operands.push_back(
@@ -280,11 +286,38 @@ void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
       gpu::BarrierOp::create(b, loc);
       continue;
     }
+    // A softmax stage owns rows: each needs its max and sum first.
+    if (isa<SoftmaxOp, LogSoftmaxOp>(inner)) {
+      int64_t axis = isa<SoftmaxOp>(inner)
+                         ? cast<SoftmaxOp>(inner).getNormalizedAxis()
+                         : cast<LogSoftmaxOp>(inner).getNormalizedAxis();
+      int64_t length = tensorType(result).getDimSize(axis);
+      count = length == 0 ? 0 : count / length;
+    }
     forEachOwned(
         b, loc, t, lanes, count, [&](OpBuilder &nb, Location nloc, Value o) {
           // A fresh evaluator per stage: what earlier stages computed inside
           // their loops is out of scope here.
           ElementEvaluator eval(stored);
+          auto elementOf = [&](Value value) {
+            return [&eval, value](OpBuilder &eb, Location eloc,
+                                  ValueRange at) -> Value {
+              return eval.element(eb, eloc, value, at);
+            };
+          };
+          if (isa<SoftmaxOp, LogSoftmaxOp>(inner)) {
+            emitSoftmaxRowOf(&inner, elementOf(inner.getOperand(0)), nb, nloc,
+                             o, out);
+            return;
+          }
+          if (auto loss = dyn_cast<CrossEntropyOp>(inner)) {
+            // As the cross-entropy kernel: one serial pass over the rows.
+            Value labels = stored.lookup(loss.getLabels());
+            assert(labels && "cross_entropy labels are not stored");
+            emitCrossEntropyOf(loss, elementOf(loss.getLogits()), labels, nb,
+                               nloc, out);
+            return;
+          }
           if (auto mse = dyn_cast<MseOp>(inner)) {
             // As the mse kernel: one serial sum of squared differences.
             RankedTensorType type = tensorType(mse.getLhs());

@@ -15,7 +15,7 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "y"}
 ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
   %r = ag.workgroup_region ins(%x : tensor<4x4xf32>) -> (tensor<4x4xf32>) {
   ^bb0(%a: tensor<4x4xf32>):
-    // expected-error @+1 {{'ag.matmul' op cannot be in a workgroup region: expected elementwise ops, splat ag.constants, ag.reshape, ag.sum, ag.mean, ag.max or ag.mse}}
+    // expected-error @+1 {{'ag.matmul' op cannot be in a workgroup region: expected elementwise ops, splat ag.constants, ag.reshape, ag.one_hot, ag.sum, ag.mean, ag.max, ag.mse, ag.softmax, ag.log_softmax or ag.cross_entropy}}
     %m = ag.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     ag.yield %m : tensor<4x4xf32>
   }
@@ -31,4 +31,32 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
     ag.yield %c : tensor<4xf32>
   }
   ag.return %r : tensor<4xf32>
+}
+
+// -----
+
+// The kernel loads labels from their binding: a reshape in the region
+// cannot make them.
+ag.forward @f(%l: tensor<1x4xi32> {ag.name = "l"}) -> (tensor<4x3xf32> {ag.name = "y"}) {
+  %r = ag.workgroup_region ins(%l : tensor<1x4xi32>) -> (tensor<4x3xf32>) {
+  ^bb0(%a: tensor<1x4xi32>):
+    %f = ag.reshape %a : tensor<1x4xi32> -> tensor<4xi32>
+    // expected-error @+1 {{'ag.one_hot' op reads its labels from a value computed in the workgroup region; expected a block argument (an input of the region)}}
+    %h = ag.one_hot %f : tensor<4xi32> -> tensor<4x3xf32>
+    ag.yield %h : tensor<4x3xf32>
+  }
+  ag.return %r : tensor<4x3xf32>
+}
+
+// -----
+
+ag.forward @f(%x: tensor<4x3xf32> {ag.name = "x"}, %l: tensor<1x4xi32> {ag.name = "l"}) -> (tensor<f32> {ag.name = "y"}) {
+  %r = ag.workgroup_region ins(%x, %l : tensor<4x3xf32>, tensor<1x4xi32>) -> (tensor<f32>) {
+  ^bb0(%a: tensor<4x3xf32>, %b: tensor<1x4xi32>):
+    %f = ag.reshape %b : tensor<1x4xi32> -> tensor<4xi32>
+    // expected-error @+1 {{'ag.cross_entropy' op reads its labels from a value computed in the workgroup region; expected a block argument (an input of the region)}}
+    %c = ag.cross_entropy %a, %f : (tensor<4x3xf32>, tensor<4xi32>) -> tensor<f32>
+    ag.yield %c : tensor<f32>
+  }
+  ag.return %r : tensor<f32>
 }

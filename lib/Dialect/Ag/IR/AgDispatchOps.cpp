@@ -231,12 +231,13 @@ ValueRange WorkgroupRegionOp::getYielded() {
 }
 
 bool WorkgroupRegionOp::isStage(Operation *op) {
-  return isa<SumOp, MeanOp, MaxOp, MseOp>(op);
+  return isa<SumOp, MeanOp, MaxOp, MseOp, SoftmaxOp, LogSoftmaxOp,
+             CrossEntropyOp>(op);
 }
 
 bool WorkgroupRegionOp::isMember(Operation *op) {
-  return isElementwiseOp(op) || isSplatConstant(op) || isa<ReshapeOp>(op) ||
-         isStage(op);
+  return isElementwiseOp(op) || isSplatConstant(op) ||
+         isa<ReshapeOp, OneHotOp>(op) || isStage(op);
 }
 
 LogicalResult WorkgroupRegionOp::verify() {
@@ -254,11 +255,21 @@ LogicalResult WorkgroupRegionOp::verify() {
     llvm::interleaveComma(getResultTypes(), diag);
     return diag << ")";
   }
-  for (Operation &op : block.without_terminator())
+  for (Operation &op : block.without_terminator()) {
     if (!isMember(&op))
       return op.emitOpError()
              << "cannot be in a workgroup region: expected elementwise ops, "
-                "splat ag.constants, ag.reshape, ag.sum, ag.mean, ag.max or "
-                "ag.mse";
+                "splat ag.constants, ag.reshape, ag.one_hot, ag.sum, ag.mean, "
+                "ag.max, ag.mse, ag.softmax, ag.log_softmax or "
+                "ag.cross_entropy";
+    // The kernel loads labels from their binding.
+    Value labels = isa<OneHotOp>(op)         ? op.getOperand(0)
+                   : isa<CrossEntropyOp>(op) ? op.getOperand(1)
+                                             : Value();
+    if (labels && !isa<BlockArgument>(labels))
+      return op.emitOpError()
+             << "reads its labels from a value computed in the workgroup "
+                "region; expected a block argument (an input of the region)";
+  }
   return success();
 }

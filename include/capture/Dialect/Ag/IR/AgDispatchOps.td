@@ -87,15 +87,18 @@ def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
     Ag_CompilerMade, IsolatedFromAbove, Pure, SingleBlock]> {
   let summary = "Small whole-tensor ops that run as one kernel in one workgroup";
   let description = [{
-    A loss head: a chain of elementwise ops, reshapes, reductions (`ag.sum`,
-    `ag.mean`, `ag.max`, any axis) and `ag.mse` over small tensors, with any
-    number of results. It runs as ONE kernel of one workgroup, instead of a
-    kernel per reduction or per elementwise chain: every reduction is a
-    stage whose result is stored (in its result binding when the region
-    yields it, else in a scratch binding), separated from the next by a
-    workgroup barrier; everything else is recomputed per element from the
-    inputs and the stored reductions, in registers. The body sees only its
-    block arguments, the `ins` values in order.
+    A loss head: a chain of elementwise ops, reshapes, `ag.one_hot`,
+    reductions (`ag.sum`, `ag.mean`, `ag.max`, any axis), `ag.mse`,
+    `ag.softmax`, `ag.log_softmax` and `ag.cross_entropy` over small
+    tensors, with any number of results. It runs as ONE kernel of one
+    workgroup, instead of a kernel per reduction or per elementwise chain:
+    every reduction, softmax and loss is a stage whose result is stored (in
+    its result binding when the region yields it, else in a scratch
+    binding), separated from the next by a workgroup barrier; everything
+    else is recomputed per element from the inputs and the stored stages, in
+    registers. Labels (`ag.one_hot`'s operand, `ag.cross_entropy`'s second)
+    are read from memory, so they must be block arguments. The body sees
+    only its block arguments, the `ins` values in order.
     ```mlir
     %loss, %grad = ag.workgroup_region ins(%z, %t : tensor<64xf32>, tensor<64xf32>) -> (tensor<f32>, tensor<64xf32>) {
     ^bb0(%a: tensor<64xf32>, %b: tensor<64xf32>):
@@ -128,8 +131,8 @@ def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
     ::mlir::ValueRange getYielded();
     /// Whether `op` may be in a workgroup region's body.
     static bool isMember(::mlir::Operation *op);
-    /// Whether `op` is a stage of the region: a reduction (or mse) whose
-    /// result is stored before the ops after it read it.
+    /// Whether `op` is a stage of the region: a reduction, loss or softmax
+    /// whose result is stored before the ops after it read it.
     static bool isStage(::mlir::Operation *op);
   }];
 }
