@@ -192,16 +192,6 @@ static int64_t workgroupLimit(Block &body) {
   return std::clamp(largest / 4, kWorkgroupMinLimit, kWorkgroupMaxLimit);
 }
 
-/// The operand of `op` that holds i32 labels (ag.one_hot's, ag.cross_entropy's
-/// second), if any.
-static Value labelsOperand(Operation *op) {
-  if (isa<OneHotOp>(op))
-    return op->getOperand(0);
-  if (isa<CrossEntropyOp>(op))
-    return op->getOperand(1);
-  return Value();
-}
-
 /// Whether `op` may join the entry's workgroup region: a member kind whose
 /// operands and results are all f32 tensors of at most `limit` elements,
 /// but for labels, which are i32 (and never made by a member: the region
@@ -209,7 +199,7 @@ static Value labelsOperand(Operation *op) {
 static bool isWorkgroupCandidate(Operation *op, int64_t limit) {
   if (!WorkgroupRegionOp::isMember(op) || isSplatConstant(op))
     return false;
-  Value labels = labelsOperand(op);
+  Value labels = WorkgroupRegionOp::labelsOf(op);
   auto small = [&](Value value) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     Type element = type ? type.getElementType() : Type();

@@ -54,14 +54,8 @@ int64_t KernelBuilder::workItems(Operation *op) {
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   // A softmax row needs its max and sum before any element: one work item
   // per row (the product of the other dimensions).
-  auto rows = [&](int64_t axis) -> int64_t {
-    int64_t length = result.getDimSize(axis);
-    return length == 0 ? 0 : result.getNumElements() / length;
-  };
-  if (auto softmax = dyn_cast<SoftmaxOp>(op))
-    return rows(softmax.getNormalizedAxis());
-  if (auto logSoftmax = dyn_cast<LogSoftmaxOp>(op))
-    return rows(logSoftmax.getNormalizedAxis());
+  if (isa<SoftmaxOp, LogSoftmaxOp>(op))
+    return softmaxRows(op);
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return matmulWorkItems(matmul);
   if (auto region = dyn_cast<DispatchRegionOp>(op)) {

@@ -314,6 +314,11 @@ void emitPartialReductionOf(mlir::Operation *op, SplitReduction split,
 void emitFinalReduction(mlir::Operation *op, SplitReduction split,
                         mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
                         mlir::ValueRange args, EpilogueFn epilogue = nullptr);
+/// The normalized axis of a softmax or log_softmax.
+int64_t softmaxAxis(mlir::Operation *op);
+/// The rows of a softmax or log_softmax: the product of the other dims (0
+/// when the axis is empty).
+int64_t softmaxRows(mlir::Operation *op);
 /// One row (all elements along the axis) of a softmax or log_softmax.
 void emitSoftmaxRow(mlir::Operation *op, mlir::OpBuilder &b, mlir::Location loc,
                     mlir::Value i, mlir::ValueRange args);

@@ -281,13 +281,23 @@ emitMaxAndExpSum(OpBuilder &b, Location loc, int64_t count,
   return {max, sum};
 }
 
+int64_t capture::kernels::softmaxAxis(Operation *op) {
+  if (auto softmax = dyn_cast<SoftmaxOp>(op))
+    return softmax.getNormalizedAxis();
+  return cast<LogSoftmaxOp>(op).getNormalizedAxis();
+}
+
+int64_t capture::kernels::softmaxRows(Operation *op) {
+  RankedTensorType type = tensorType(op->getResult(0));
+  int64_t length = type.getDimSize(softmaxAxis(op));
+  return length == 0 ? 0 : type.getNumElements() / length;
+}
+
 void capture::kernels::emitSoftmaxRowOf(Operation *op, ElementFn element,
                                         OpBuilder &b, Location loc, Value i,
                                         Value out) {
   RankedTensorType type = tensorType(op->getResult(0));
-  int64_t axis = isa<SoftmaxOp>(op)
-                     ? cast<SoftmaxOp>(op).getNormalizedAxis()
-                     : cast<LogSoftmaxOp>(op).getNormalizedAxis();
+  int64_t axis = softmaxAxis(op);
   int64_t count = type.getDimSize(axis);
   // Work item `i` is the row of the other dimensions' linear index `i`.
   SmallVector<Value> row =

@@ -287,13 +287,8 @@ void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
       continue;
     }
     // A softmax stage owns rows: each needs its max and sum first.
-    if (isa<SoftmaxOp, LogSoftmaxOp>(inner)) {
-      int64_t axis = isa<SoftmaxOp>(inner)
-                         ? cast<SoftmaxOp>(inner).getNormalizedAxis()
-                         : cast<LogSoftmaxOp>(inner).getNormalizedAxis();
-      int64_t length = tensorType(result).getDimSize(axis);
-      count = length == 0 ? 0 : count / length;
-    }
+    if (isa<SoftmaxOp, LogSoftmaxOp>(inner))
+      count = softmaxRows(&inner);
     forEachOwned(
         b, loc, t, lanes, count, [&](OpBuilder &nb, Location nloc, Value o) {
           // A fresh evaluator per stage: what earlier stages computed inside

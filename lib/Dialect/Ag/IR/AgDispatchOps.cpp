@@ -240,6 +240,14 @@ bool WorkgroupRegionOp::isMember(Operation *op) {
          isa<ReshapeOp, OneHotOp>(op) || isStage(op);
 }
 
+Value WorkgroupRegionOp::labelsOf(Operation *op) {
+  if (auto oneHot = dyn_cast<OneHotOp>(op))
+    return oneHot.getLabels();
+  if (auto loss = dyn_cast<CrossEntropyOp>(op))
+    return loss.getLabels();
+  return Value();
+}
+
 LogicalResult WorkgroupRegionOp::verify() {
   Block &block = getBlock();
   FailureOr<YieldOp> yielded = verifyRegionBody(*this, block, getInputs());
@@ -263,9 +271,7 @@ LogicalResult WorkgroupRegionOp::verify() {
                 "ag.max, ag.mse, ag.softmax, ag.log_softmax or "
                 "ag.cross_entropy";
     // The kernel loads labels from their binding.
-    Value labels = isa<OneHotOp>(op)         ? op.getOperand(0)
-                   : isa<CrossEntropyOp>(op) ? op.getOperand(1)
-                                             : Value();
+    Value labels = labelsOf(&op);
     if (labels && !isa<BlockArgument>(labels))
       return op.emitOpError()
              << "reads its labels from a value computed in the workgroup "

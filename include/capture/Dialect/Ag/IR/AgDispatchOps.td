@@ -134,6 +134,10 @@ def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
     /// Whether `op` is a stage of the region: a reduction, loss or softmax
     /// whose result is stored before the ops after it read it.
     static bool isStage(::mlir::Operation *op);
+    /// The i32 labels a member reads (ag.one_hot's operand,
+    /// ag.cross_entropy's second), or null: the kernel loads them, so they
+    /// are region inputs.
+    static ::mlir::Value labelsOf(::mlir::Operation *op);
   }];
 }
 
