@@ -55,6 +55,14 @@ capture::kernels::workgroupRegionArgTypes(WorkgroupRegionOp op) {
   return types;
 }
 
+/// The memref of the labels a member reads: a region input (the region's
+/// verifier holds to it), so always stored.
+static Value storedLabels(Operation *op, const DenseMap<Value, Value> &stored) {
+  Value labels = stored.lookup(WorkgroupRegionOp::labelsOf(op));
+  assert(labels && "labels are not a region input");
+  return labels;
+}
+
 namespace {
 
 /// Emits the element of a body value at given indices: a load where the
@@ -122,12 +130,8 @@ private:
       return element(b, loc, input,
                      delinearize(b, loc, linear, tensorType(input).getShape()));
     }
-    if (auto oneHot = dyn_cast<OneHotOp>(def)) {
-      // Labels are region inputs (the region's verifier holds to it).
-      Value labels = stored.lookup(oneHot.getLabels());
-      assert(labels && "one_hot labels are not stored");
-      return oneHotElement(b, loc, labels, at);
-    }
+    if (isa<OneHotOp>(def))
+      return oneHotElement(b, loc, storedLabels(def, stored), at);
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())
       operands.push_back(
@@ -307,10 +311,8 @@ void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
           }
           if (auto loss = dyn_cast<CrossEntropyOp>(inner)) {
             // As the cross-entropy kernel: one serial pass over the rows.
-            Value labels = stored.lookup(loss.getLabels());
-            assert(labels && "cross_entropy labels are not stored");
-            emitCrossEntropyOf(loss, elementOf(loss.getLogits()), labels, nb,
-                               nloc, out);
+            emitCrossEntropyOf(loss, elementOf(loss.getLogits()),
+                               storedLabels(loss, stored), nb, nloc, out);
             return;
           }
           if (auto mse = dyn_cast<MseOp>(inner)) {
