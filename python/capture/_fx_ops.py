@@ -259,6 +259,24 @@ def _one_hot(c, x, num_classes=-1):
     return c.one_hot(x, num_classes)
 
 
+def _embedding(c, input, weight, padding_idx=None, max_norm=None,
+               norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    _check_defaults("embedding", dict(max_norm=max_norm,
+                                      scale_grad_by_freq=scale_grad_by_freq,
+                                      sparse=sparse),
+                    dict(max_norm=None, scale_grad_by_freq=False,
+                         sparse=False))
+    if padding_idx is not None:
+        _no("embedding with padding_idx=%r" % padding_idx, "torch gives that "
+            "row no gradient, which the row lookup does not; leave it None")
+    # ag.get_rows looks up a list of rows, and i32 tensors do not reshape.
+    if len(_shape(input)) != 1:
+        _no("embedding of indices of shape %s" % _shape(input),
+            "only one dimension of indices is; pass them flattened and "
+            "view the rows, e.g. embed(ids).view(batch, length, dim)")
+    return c.get_rows(weight, input)
+
+
 def _cross_entropy(c, input, target, weight=None, size_average=None,
                    ignore_index=-100, reduce=None, reduction="mean",
                    label_smoothing=0.0):
@@ -379,7 +397,7 @@ _FUNCTIONS = {
     torch.squeeze: _squeeze, torch.unsqueeze: _unsqueeze,
     torch.transpose: _transpose, torch.t: _t, torch.permute: _permute,
     torch.cat: _cat, torch.concat: _cat,
-    F.linear: _linear, F.one_hot: _one_hot,
+    F.linear: _linear, F.one_hot: _one_hot, F.embedding: _embedding,
     F.cross_entropy: _cross_entropy, F.mse_loss: _mse_loss,
 }
 
@@ -415,6 +433,10 @@ def _module_call(c, module, weight, args, kwargs):
         return c.sigmoid(args[0])
     if isinstance(m, torch.nn.Identity):
         return args[0]
+    if isinstance(m, torch.nn.Embedding):
+        return _embedding(c, args[0], weight("weight"), m.padding_idx,
+                          m.max_norm, m.norm_type, m.scale_grad_by_freq,
+                          m.sparse)
     if isinstance(m, torch.nn.Softmax):
         return _softmax("softmax")(c, args[0], m.dim)
     if isinstance(m, torch.nn.LogSoftmax):
@@ -434,6 +456,7 @@ def _module_call(c, module, weight, args, kwargs):
                               reduction=m.reduction,
                               label_smoothing=m.label_smoothing)
     _no("the module %s.%s" % (type(m).__module__, type(m).__name__),
-        "supported modules: Linear, Tanh, ReLU, Sigmoid, Identity, Softmax, "
+        "supported modules: Linear, Embedding, Tanh, ReLU, Sigmoid, "
+        "Identity, Softmax, "
         "LogSoftmax, Flatten, Dropout (p=0 or eval), MSELoss, "
         "CrossEntropyLoss; or write its forward with supported ops")

@@ -72,6 +72,34 @@ class Convolving(torch.nn.Module):
         return self.conv(x)
 
 
+class BagOfWords(torch.nn.Module):
+    """Embedding rows averaged per sample (3 ids each, flattened), then a
+    linear classifier."""
+
+    def __init__(self, padding_idx=None):
+        super().__init__()
+        self.embed = torch.nn.Embedding(20, 6, padding_idx=padding_idx)
+        self.fc = torch.nn.Linear(6, 4)
+
+    def forward(self, ids):
+        return self.fc(self.embed(ids).view(-1, 3, 6).mean(1))
+
+
+class EmbedRows(torch.nn.Module):
+    """F.embedding of a table held as a parameter."""
+
+    def __init__(self, table):
+        super().__init__()
+        self.table = torch.nn.Parameter(table.detach().clone())
+
+    def forward(self, ids):
+        return torch.nn.functional.embedding(ids, self.table)
+
+
+def bag_loss(model, ids, labels):
+    return torch.nn.functional.cross_entropy(model(ids), labels)
+
+
 class FxTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -213,6 +241,34 @@ class FxTest(unittest.TestCase):
         state = imported.train_state()
         self.assertAlmostEqual(state["lr"], 1e-3)
         self.assertAlmostEqual(state["max_grad_norm"], 0.5)
+
+    def test_embedding_trains_to_torch_numbers(self):
+        g = torch.Generator().manual_seed(3)
+        # Repeated ids: their rows' gradients add up, as in torch.
+        batch = {"ids": torch.randint(0, 20, (24,), generator=g),
+                 "labels": torch.randint(0, 4, (8,), generator=g)}
+        imported, twin = self.check_training(BagOfWords, bag_loss, batch,
+                                             1e-2, 1.0)
+        # F.embedding of rank-1 ids, in a forward.
+        ids = torch.tensor([3, 0, 19, 3])
+        fn = capture.fx.import_module(
+            EmbedRows(twin.embed.weight), device=self.device)
+        np.testing.assert_allclose(
+            fn.forward(ids=ids.numpy())["output"],
+            twin.embed.weight.detach().numpy()[ids.numpy()], rtol=0, atol=0)
+
+    def test_embedding_with_padding_idx_is_refused(self):
+        batch = {"ids": np.zeros((6,), np.int32),
+                 "labels": np.zeros((2,), np.int32)}
+        with self.assertRaises(capture.fx.Unsupported) as e:
+            capture.fx.import_module(BagOfWords(padding_idx=0), bag_loss,
+                                     batch, device=self.device).step(batch)
+        self.assertIn("embedding with padding_idx=0", str(e.exception))
+        with self.assertRaises(capture.fx.Unsupported) as e:
+            capture.fx.import_module(
+                EmbedRows(torch.zeros(5, 2)), device=self.device).forward(
+                    ids=np.zeros((2, 3), np.int32))
+        self.assertIn("embedding of indices of shape [2, 3]", str(e.exception))
 
     def test_unsupported_op_names_op_and_line(self):
         model = Gathering()
