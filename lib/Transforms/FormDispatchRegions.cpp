@@ -293,33 +293,66 @@ static void formWorkgroupRegion(Block &body, bool explain) {
       splat->erase();
 }
 
+/// The reduction region whose result `region` (elementwise) maps, with
+/// splat constants and single-element inputs besides it, when nothing else
+/// uses the reduced value; else null.
+static DispatchRegionOp reductionMappedBy(DispatchRegionOp region) {
+  if (region.getKind() != DispatchKind::elementwise ||
+      region->hasAttr(kUpdatePrologueAttr))
+    return nullptr;
+  DispatchRegionOp found;
+  for (Value input : region.getInputs()) {
+    auto reduction = input.getDefiningOp<DispatchRegionOp>();
+    if (reduction && reduction.getKind() == DispatchKind::reduction &&
+        reduction->hasOneUse() &&
+        reduction->getResult(0).getType() == region->getResult(0).getType() &&
+        !found) {
+      found = reduction;
+      continue;
+    }
+    if (cast<RankedTensorType>(input.getType()).getNumElements() != 1)
+      return nullptr;
+  }
+  return found;
+}
+
 /// Merges an elementwise region that only maps a reduction region's
-/// result (with splat constants: the sqrt of a sum of squares) into that
+/// result (with splat constants and single-element inputs: the sqrt of a
+/// sum of squares plus the poison of the index checks) into that
 /// reduction as its epilogue, when nothing else uses the reduced value: one
 /// kernel (or pass) fewer.
 static void mergeReductionEpilogues(Block &body) {
   for (auto region :
        llvm::make_early_inc_range(body.getOps<DispatchRegionOp>())) {
-    if (region.getKind() != DispatchKind::elementwise ||
-        region->hasAttr(kUpdatePrologueAttr) || region.getInputs().size() != 1)
+    DispatchRegionOp reduction = reductionMappedBy(region);
+    if (!reduction)
       continue;
-    auto reduction = region.getInputs()[0].getDefiningOp<DispatchRegionOp>();
-    if (!reduction || reduction.getKind() != DispatchKind::reduction ||
-        !reduction->hasOneUse() ||
-        reduction->getResult(0).getType() != region->getResult(0).getType())
-      continue;
+    // The reduction's inputs, then the epilogue's other ones.
+    SmallVector<Value> inputs(reduction.getInputs());
+    for (Value input : region.getInputs())
+      if (input != reduction->getResult(0) &&
+          !llvm::is_contained(inputs, input))
+        inputs.push_back(input);
     OpBuilder b(region);
-    auto merged = DispatchRegionOp::create(
-        b, region.getLoc(), DispatchKind::reduction, reduction.getInputs(),
-        region->getResult(0).getType());
+    auto merged =
+        DispatchRegionOp::create(b, region.getLoc(), DispatchKind::reduction,
+                                 inputs, region->getResult(0).getType());
     Block &block = merged.getBlock();
     IRMapping map;
-    map.map(reduction.getBlock().getArguments(), block.getArguments());
+    map.map(reduction.getBlock().getArguments(),
+            block.getArguments().take_front(reduction.getInputs().size()));
     b.setInsertionPointToStart(&block);
     for (Operation &op : reduction.getBlock().without_terminator())
       b.clone(op, map);
-    map.map(region.getBlock().getArgument(0),
-            map.lookup(reduction.getYielded()));
+    for (auto [input, arg] :
+         llvm::zip(region.getInputs(), region.getBlock().getArguments())) {
+      if (input == reduction->getResult(0)) {
+        map.map(arg, map.lookup(reduction.getYielded()));
+        continue;
+      }
+      auto at = llvm::find(inputs, input) - inputs.begin();
+      map.map(arg, block.getArgument(at));
+    }
     for (Operation &op : region.getBlock().without_terminator())
       b.clone(op, map);
     YieldOp::create(b, region.getLoc(), map.lookup(region.getYielded()));

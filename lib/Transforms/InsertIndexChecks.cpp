@@ -71,6 +71,31 @@ static std::string locationText(Location loc) {
   return text;
 }
 
+/// A builder right after the later of `a` and `b` in `body` (values of
+/// its top level or its arguments), or before `fallback` when either is
+/// nested deeper.
+static OpBuilder afterBoth(Block &body, Value a, Value b, Operation *fallback) {
+  OpBuilder builder(fallback);
+  Operation *later = nullptr;
+  for (Value v : {a, b}) {
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      if (cast<BlockArgument>(v).getOwner() != &body)
+        return builder;
+      continue;
+    }
+    if (def->getBlock() != &body)
+      return builder;
+    if (!later || later->isBeforeInBlock(def))
+      later = def;
+  }
+  if (later)
+    builder.setInsertionPointAfter(later);
+  else
+    builder.setInsertionPointToStart(&body);
+  return builder;
+}
+
 static LogicalResult insertIndexChecks(FunctionOpInterface entry) {
   MLIRContext *ctx = entry.getContext();
   Block &body = entry.getFunctionBody().front();
@@ -141,20 +166,34 @@ static LogicalResult insertIndexChecks(FunctionOpInterface entry) {
          b.getNamedAttr("bound", b.getI64IntegerAttr(use.bound)),
          b.getNamedAttr("loc",
                         b.getStringAttr(locationText(use.op->getLoc())))}));
-    poison = poison ? AddOp::create(b, check.getLoc(), scalarType, poison,
-                                    check.getPoison())
-                          .getResult()
-                    : check.getPoison();
+    // Each sum as early as its terms allow, so that the norm can take it
+    // where the norm is computed.
+    if (!poison) {
+      poison = check.getPoison();
+      continue;
+    }
+    OpBuilder sum = afterBoth(body, poison, check.getPoison(), ret);
+    poison = AddOp::create(sum, check.getLoc(), scalarType, poison,
+                           check.getPoison());
   }
 
   // A training step: a bad index makes the norm NaN, which refuses the
   // update on the device (ag-split-update hands the norm output to it).
+  // Every use of the norm (the clip scale too) reads the poisoned one: it
+  // is the same value when every index is in range (norm + 0), and a
+  // refused step writes nothing whatever its scale. With one user left,
+  // ag-form-dispatch-regions adds the poison in the norm's final pass.
   if (isa<TrainStepOp>(entry.getOperation())) {
     for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i) {
       if (!entry.getResultAttr(i, kGradNormAttr))
         continue;
-      results[i] =
-          AddOp::create(b, ret.getLoc(), scalarType, results[i], poison);
+      Value norm = results[i];
+      OpBuilder at = afterBoth(body, norm, poison, ret);
+      auto poisoned = AddOp::create(at, ret.getLoc(), scalarType, norm, poison);
+      norm.replaceAllUsesExcept(poisoned, poisoned);
+      for (Value &result : results)
+        if (result == norm)
+          result = poisoned;
       break;
     }
   }

@@ -157,6 +157,40 @@ ag.forward @norm(%g: tensor<100xf32> {ag.name = "g"}, %h: tensor<4x8xf32> {ag.na
 
 // -----
 
+// The epilogue may also read single-element inputs: the poison of the index
+// checks added to a gradient norm joins the norm's final pass. A mapping
+// that reads a whole tensor besides the reduced value stays a region of
+// its own.
+
+ag.forward @poisoned_norm(%g: tensor<100xf32> {ag.name = "g"}, %p: tensor<f32> {ag.name = "p"}, %v: tensor<4xf32> {ag.name = "v"})
+    -> (tensor<f32> {ag.name = "n"}, tensor<4xf32> {ag.name = "w"}) {
+  %sq = ag.mul %g, %g : (tensor<100xf32>, tensor<100xf32>) -> tensor<100xf32>
+  // expected-remark @+1 {{'ag.sum' is a reduction: it ends a region of its own}}
+  %s = ag.sum %sq : tensor<100xf32> -> tensor<f32>
+  %n = ag.sqrt %s : tensor<f32>
+  %t = ag.add %n, %p : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %gv = ag.mul %v, %v : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-remark @+1 {{'ag.sum' is a reduction: it ends a region of its own}}
+  %sv = ag.sum %gv : tensor<4xf32> -> tensor<f32>
+  %w = ag.add %sv, %v : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  ag.return %t, %w : tensor<f32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: ag.forward @poisoned_norm
+// CHECK-SAME: (%[[G0:.*]]: tensor<100xf32> {{.*}}, %[[P0:.*]]: tensor<f32> {{.*}}, %[[V0:.*]]: tensor<4xf32>
+// CHECK: %[[T:.*]] = ag.dispatch_region reduction ins(%[[G0]], %[[P0]] : tensor<100xf32>, tensor<f32>) -> tensor<f32> {
+// CHECK-NEXT: ^bb0(%[[G:.*]]: tensor<100xf32>, %[[P:.*]]: tensor<f32>):
+// CHECK-NEXT: %[[SQ:.*]] = ag.mul %[[G]], %[[G]]
+// CHECK-NEXT: %[[SUM:.*]] = ag.sum %[[SQ]]
+// CHECK-NEXT: %[[N:.*]] = ag.sqrt %[[SUM]]
+// CHECK-NEXT: %[[A:.*]] = ag.add %[[N]], %[[P]]
+// CHECK-NEXT: ag.yield %[[A]] : tensor<f32>
+// CHECK: %[[SV:.*]] = ag.dispatch_region reduction ins(%[[V0]] : tensor<4xf32>) -> tensor<f32> {
+// CHECK: %[[W:.*]] = ag.dispatch_region elementwise ins(%[[SV]], %[[V0]] : tensor<f32>, tensor<4xf32>) -> tensor<4xf32> {
+// CHECK: ag.return %[[T]], %[[W]]
+
+// -----
+
 // A bias gradient (the sum along axis 0 of the transposed left operand)
 // joins its weight gradient's matmul as a second result, whether the sum
 // comes before the matmul or after it, and with the matmul's epilogue; a

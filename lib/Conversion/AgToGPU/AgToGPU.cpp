@@ -296,9 +296,15 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
       partialArgs.push_back(viewOf(at, partials));
       Value result = op.getResult(0);
       launch(twoPass->partial, twoPass->parts, partialArgs, op.getLoc());
-      launch(twoPass->final, 1,
-             {viewOf(at, partials), viewOf(placeOf(result), result.getType())},
-             op.getLoc());
+      // The final pass: partials, its epilogue's inputs, the result.
+      SmallVector<Value> finalArgs = {viewOf(at, partials)};
+      if (auto region = dyn_cast<DispatchRegionOp>(op))
+        for (BlockArgument arg : kernels::reductionEpilogueInputs(region)) {
+          Value input = region.getInputs()[arg.getArgNumber()];
+          finalArgs.push_back(viewOf(placeOf(input), input.getType()));
+        }
+      finalArgs.push_back(viewOf(placeOf(result), result.getType()));
+      launch(twoPass->final, 1, finalArgs, op.getLoc());
       continue;
     }
     if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {

@@ -229,7 +229,10 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
               },
               b, loc, i, args.back(),
               [&](OpBuilder &eb, Location eloc, Value reduced) {
-                return regionEpilogue(r, eb, eloc, reduced);
+                SmallVector<Value> inputs;
+                for (BlockArgument arg : reductionEpilogueInputs(r))
+                  inputs.push_back(args[arg.getArgNumber()]);
+                return regionEpilogue(r, eb, eloc, reduced, inputs);
               });
         else if (r.getMatmul())
           emitMatmulRegion(r, b, loc, i, args);
@@ -373,18 +376,28 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
             },
             b, loc, i, args.back());
       });
-  gpu::GPUFuncOp final = createKernel(
-      stem + "_final", {partials, memrefOf(op->getResult(0).getType())}, 1,
-      [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-        if (!region) {
-          emitFinalReduction(reduction, *split, b, loc, i, args);
-          return;
-        }
-        emitFinalReduction(reduction, *split, b, loc, i, args,
-                           [&](OpBuilder &eb, Location eloc, Value reduced) {
-                             return regionEpilogue(region, eb, eloc, reduced);
-                           });
-      });
+  // The final pass: the partials, the inputs its epilogue reads, the
+  // result.
+  SmallVector<Type> finalTypes = {partials};
+  if (region)
+    for (BlockArgument arg : reductionEpilogueInputs(region))
+      finalTypes.push_back(memrefOf(arg.getType()));
+  finalTypes.push_back(memrefOf(op->getResult(0).getType()));
+  gpu::GPUFuncOp final =
+      createKernel(stem + "_final", finalTypes, 1,
+                   [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+                     SmallVector<Value> ends = {args.front(), args.back()};
+                     if (!region) {
+                       emitFinalReduction(reduction, *split, b, loc, i, ends);
+                       return;
+                     }
+                     emitFinalReduction(
+                         reduction, *split, b, loc, i, ends,
+                         [&](OpBuilder &eb, Location eloc, Value reduced) {
+                           return regionEpilogue(region, eb, eloc, reduced,
+                                                 args.drop_front().drop_back());
+                         });
+                   });
   // Inputs bound as vec4s lose their tensor shape: record it.
   SmallVector<Attribute> shapes;
   for (Value input : op->getOperands())

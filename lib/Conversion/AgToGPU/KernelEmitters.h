@@ -170,10 +170,16 @@ void emitElementwiseRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                            mlir::ValueRange args);
 /// A `reduction` dispatch region's reduction (its only sum, mean or max).
 mlir::Operation *regionReduction(ag::DispatchRegionOp op);
+/// The block arguments a `reduction` region's epilogue reads (single-
+/// element inputs, such as the poison added to a gradient norm), in order.
+llvm::SmallVector<mlir::BlockArgument>
+reductionEpilogueInputs(ag::DispatchRegionOp op);
 /// A `reduction` region's epilogue (its ops after the reduction) applied
-/// to one reduced value; the value itself when there is none.
+/// to one reduced value; the value itself when there is none. `inputs`
+/// are the memrefs of reductionEpilogueInputs(op), in its order.
 mlir::Value regionEpilogue(ag::DispatchRegionOp op, mlir::OpBuilder &b,
-                           mlir::Location loc, mlir::Value reduced);
+                           mlir::Location loc, mlir::Value reduced,
+                           mlir::ValueRange inputs);
 /// The element of `op`'s reduction input at `at`: its producers evaluated
 /// on the inputs `args` (f32 memrefs of the region inputs) loaded at the
 /// broadcast indices.

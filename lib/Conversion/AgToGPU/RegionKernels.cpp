@@ -130,13 +130,34 @@ Operation *capture::kernels::regionReduction(DispatchRegionOp op) {
   return nullptr;
 }
 
+SmallVector<BlockArgument>
+capture::kernels::reductionEpilogueInputs(DispatchRegionOp op) {
+  SmallVector<BlockArgument> inputs;
+  Operation *reduction = regionReduction(op);
+  for (Operation *inner = reduction->getNextNode();
+       inner && !isa<YieldOp>(inner); inner = inner->getNextNode())
+    for (Value operand : inner->getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && !llvm::is_contained(inputs, arg))
+        inputs.push_back(arg);
+  return inputs;
+}
+
 Value capture::kernels::regionEpilogue(DispatchRegionOp op, OpBuilder &b,
-                                       Location loc, Value reduced) {
+                                       Location loc, Value reduced,
+                                       ValueRange inputs) {
   Operation *reduction = regionReduction(op);
   DenseMap<Value, Value> scalar;
   scalar[reduction->getResult(0)] = reduced;
-  // The verifier allows only the reduction's result and splat constants
-  // into the epilogue.
+  // Its single-element inputs, each loaded once.
+  for (auto [arg, memref] :
+       llvm::zip_equal(reductionEpilogueInputs(op), inputs)) {
+    SmallVector<Value> zeros(cast<MemRefType>(memref.getType()).getRank(),
+                             indexConst(b, loc, 0));
+    scalar[arg] = memref::LoadOp::create(b, loc, memref, zeros);
+  }
+  // The verifier allows only the reduction's result, splat constants and
+  // single-element inputs into the epilogue.
   for (Operation *inner = reduction->getNextNode();
        inner && !isa<YieldOp>(inner); inner = inner->getNextNode()) {
     if (auto constant = dyn_cast<ConstantOp>(inner)) {

@@ -139,15 +139,16 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "y"}
 
 // -----
 
-ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}, %y: tensor<f32> {ag.name = "y"}) -> (tensor<f32> {ag.name = "z"}) {
-  %r = ag.dispatch_region reduction ins(%x, %y : tensor<4xf32>, tensor<f32>) -> tensor<f32> {
-  ^bb0(%a: tensor<4xf32>, %b: tensor<f32>):
-    %s = ag.sum %a : tensor<4xf32> -> tensor<f32>
-    // expected-error @+1 {{'ag.mul' op after the reduction of a reduction dispatch region must be elementwise, of the reduced value's type, on the reduced value and splat constants only}}
-    %n = ag.mul %s, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    ag.yield %n : tensor<f32>
+// An epilogue may read single-element inputs (a poison), not whole ones.
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}, %y: tensor<2xf32> {ag.name = "y"}) -> (tensor<2xf32> {ag.name = "z"}) {
+  %r = ag.dispatch_region reduction ins(%x, %y : tensor<2x3xf32>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<2x3xf32>, %b: tensor<2xf32>):
+    %s = ag.sum %a axis = 1 : tensor<2x3xf32> -> tensor<2xf32>
+    // expected-error @+1 {{'ag.mul' op after the reduction of a reduction dispatch region must be elementwise, of the reduced value's type, on the reduced value, splat constants and single-element inputs only}}
+    %n = ag.mul %s, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ag.yield %n : tensor<2xf32>
   }
-  ag.return %r : tensor<f32>
+  ag.return %r : tensor<2xf32>
 }
 
 // -----

@@ -136,9 +136,12 @@ LogicalResult DispatchRegionOp::verify() {
     if (!reduction)
       return emitOpError() << "of kind reduction has no ag.sum, ag.mean or "
                               "ag.max";
-    // The epilogue: elementwise ops of the reduced value (and splat
-    // constants) only, up to the yielded value.
+    // The epilogue: elementwise ops of the reduced value, splat constants
+    // and single-element inputs only, up to the yielded value.
     DenseSet<Value> epilogue = {reduction->getResult(0)};
+    for (BlockArgument arg : block.getArguments())
+      if (cast<RankedTensorType>(arg.getType()).getNumElements() == 1)
+        epilogue.insert(arg);
     for (Operation *op = reduction->getNextNode(); op != yield;
          op = op->getNextNode()) {
       if (isSplatConstant(op)) {
@@ -157,7 +160,8 @@ LogicalResult DispatchRegionOp::verify() {
         return op->emitOpError()
                << "after the reduction of a reduction dispatch region must "
                   "be elementwise, of the reduced value's type, on the "
-                  "reduced value and splat constants only";
+                  "reduced value, splat constants and single-element inputs "
+                  "only";
       epilogue.insert(op->getResult(0));
     }
     Operation *last = getYielded().getDefiningOp();
