@@ -9,6 +9,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -17,45 +18,67 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+/// capture-aot's own options: --help lists these alone, not the options of
+/// every LLVM backend that MLIR's libraries link in.
+static cl::OptionCategory category("capture-aot options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::desc("Output .capmod file"),
-                                       cl::value_desc("file"), cl::Required);
+                                       cl::value_desc("file"), cl::Required,
+                                       cl::cat(category));
 static cl::opt<std::string> dumpSpirvDir(
     "dump-spirv",
     cl::desc("Also write every kernel's SPIR-V to DIR/<kernel>.spv"),
-    cl::value_desc("dir"));
+    cl::value_desc("dir"), cl::cat(category));
 static cl::opt<bool> printIR("print-ir",
-                             cl::desc("Print the lowered module to stdout"));
+                             cl::desc("Print the lowered module to stdout"),
+                             cl::cat(category));
 static cl::opt<bool>
     printModule("print-module",
                 cl::desc("Print a summary of the written module (buffers, "
-                         "kernels, I/O slots, dispatches and barriers)"));
+                         "kernels, I/O slots, dispatches and barriers)"),
+                cl::cat(category));
 static cl::opt<int64_t> alignment("alignment",
                                   cl::desc("Binding offset alignment (bytes)"),
-                                  cl::init(256));
+                                  cl::init(256), cl::cat(category));
 static cl::opt<unsigned> workgroupSize("workgroup-size",
                                        cl::desc("Invocations per workgroup"),
-                                       cl::init(64));
+                                       cl::init(64), cl::cat(category));
 static cl::opt<std::string>
     target("target",
            cl::desc("Device preset the kernels are shaped for: lavapipe "
                     "(CPU Vulkan: texel-buffer reads; the default) or gpu"),
-           cl::init("lavapipe"));
+           cl::init("lavapipe"), cl::cat(category));
 static cl::opt<bool>
     fuse("fuse",
          cl::desc("Group elementwise chains into dispatch regions, one "
                   "kernel each (default on; --fuse=false: one kernel per op)"),
-         cl::init(true));
+         cl::init(true), cl::cat(category));
+
+/// Unlists every option outside capture-aot's own and the generic ones
+/// (all stay usable), but for MLIR's --mlir-* debugging options, which
+/// --help-hidden lists.
+static void unlistForeignOptions() {
+  cl::HideUnrelatedOptions(category);
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (name.starts_with("mlir-"))
+      option->setHiddenFlag(cl::Hidden);
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  unlistForeignOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "Capture ahead-of-time compiler: .mlir (ag "
-                              "dialect) -> .capmod\n");
+                              "dialect) -> .capmod\n\n"
+                              "MLIR's debugging options (--mlir-print-ir-"
+                              "after-all, --mlir-timing, ...) are listed by "
+                              "--help-hidden.\n");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -90,6 +113,10 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+  pm.enableTiming(timing);
   capture::PipelineOptions options;
   options.alignment = alignment;
   options.workgroupSize = workgroupSize;
