@@ -176,11 +176,13 @@ static void buildRegion(ArrayRef<Operation *> group) {
 
 /// Elements up to which a tensor may always be in a workgroup region, and
 /// up to which it may be in a large step's: one workgroup computes it all,
-/// so only loss-head-sized tensors join.
-constexpr int64_t kWorkgroupMinLimit = 1024, kWorkgroupMaxLimit = 4096;
+/// so only loss-head-sized tensors join. PPO's 1024x8 head is one such: its
+/// one kernel made the step 32 dispatches to 20 and each submission 1.3-3.2
+/// ms shorter with llvmpipe's pool (docs/benchmarks.md).
+constexpr int64_t kWorkgroupMinLimit = 1024, kWorkgroupMaxLimit = 8192;
 
 /// The element limit of an entry's workgroup region: a quarter of the
-/// entry's largest matmul result, within [1024, 4096], so that the hidden
+/// entry's largest matmul result, within [1024, 8192], so that the hidden
 /// activations (matmul epilogues and operands) stay out while the narrower
 /// loss head joins: a 64-wide layer at batch 64 (4096 elements) stays out
 /// next to a 64x8 head, and a 256x8 head joins at batch 256.

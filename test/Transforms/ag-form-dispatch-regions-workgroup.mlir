@@ -87,7 +87,7 @@ ag.forward @large(%a: tensor<5000xf32> {ag.name = "a"}, %b: tensor<8xf32> {ag.na
 // -----
 
 // The limit follows the step's size: a quarter of its largest matmul
-// result, within [1024, 4096] elements. Next to a 256x64 matmul (limit
+// result, within [1024, 8192] elements. Next to a 256x64 matmul (limit
 // 4096) a 256x8 head of 2048 elements joins one workgroup region...
 
 // CHECK-LABEL: ag.forward @scaled
@@ -119,6 +119,42 @@ ag.forward @unscaled(%x: tensor<64x64xf32> {ag.name = "x"}, %w: tensor<64x64xf32
   %r = ag.sum %e axis = 1 : tensor<256x8xf32> -> tensor<256xf32>
   %m = ag.mean %r : tensor<256xf32> -> tensor<f32>
   ag.return %y, %m : tensor<64x64xf32>, tensor<f32>
+}
+
+// -----
+
+// At the top of the range: next to a 1024x64 matmul (a quarter is 16384,
+// the limit 8192) a 1024x8 head of 8192 elements joins...
+
+// CHECK-LABEL: ag.forward @largest
+// CHECK: ag.workgroup_region ins(%{{.*}} : tensor<1024x8xf32>)
+ag.forward @largest(%x: tensor<1024x64xf32> {ag.name = "x"}, %w: tensor<64x64xf32> {ag.name = "w"},
+                    %h: tensor<1024x8xf32> {ag.name = "h"})
+    -> (tensor<1024x64xf32> {ag.name = "y"}, tensor<f32> {ag.name = "m"}) {
+  %y = ag.matmul %x, %w {transpose_b} : (tensor<1024x64xf32>, tensor<64x64xf32>) -> tensor<1024x64xf32>
+  %e = ag.exp %h : tensor<1024x8xf32>
+  %r = ag.sum %e axis = 1 : tensor<1024x8xf32> -> tensor<1024xf32>
+  %m = ag.mean %r : tensor<1024xf32> -> tensor<f32>
+  ag.return %y, %m : tensor<1024x64xf32>, tensor<f32>
+}
+
+// -----
+
+// ... and next to a 2048x64 one (a quarter is 32768) a 2048x8 head of
+// 16384 elements stays out: one workgroup would compute it all.
+
+// CHECK-LABEL: ag.forward @capped
+// CHECK-NOT: ag.workgroup_region
+// CHECK: ag.dispatch_region reduction ins(%{{.*}} : tensor<2048x8xf32>)
+ag.forward @capped(%x: tensor<2048x64xf32> {ag.name = "x"}, %w: tensor<64x64xf32> {ag.name = "w"},
+                   %h: tensor<2048x8xf32> {ag.name = "h"})
+    -> (tensor<2048x64xf32> {ag.name = "y"}, tensor<f32> {ag.name = "m"}) {
+  %y = ag.matmul %x, %w {transpose_b} : (tensor<2048x64xf32>, tensor<64x64xf32>) -> tensor<2048x64xf32>
+  %e = ag.exp %h : tensor<2048x8xf32>
+  // expected-remark @+1 {{'ag.sum' is a reduction: it ends a region of its own}}
+  %r = ag.sum %e axis = 1 : tensor<2048x8xf32> -> tensor<2048xf32>
+  %m = ag.mean %r : tensor<2048xf32> -> tensor<f32>
+  ag.return %y, %m : tensor<2048x64xf32>, tensor<f32>
 }
 
 // -----

@@ -20,3 +20,16 @@ ag.forward @wgrad(%x: tensor<5x3xf32> {ag.name = "x"}, %y: tensor<5x4xf32> {ag.n
   }
   ag.return %r#0, %r#1 : tensor<3x4xf32>, tensor<3xf32>
 }
+
+ag.forward @norm(%g: tensor<6xf32> {ag.name = "g"}, %p: tensor<f32> {ag.name = "p"})
+    -> (tensor<f32> {ag.name = "n"}) {
+  %r = ag.dispatch_region reduction ins(%g, %p : tensor<6xf32>, tensor<f32>) -> tensor<f32> {
+  ^bb0(%a: tensor<6xf32>, %b: tensor<f32>):
+    %sq = ag.mul %a, %a : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+    %s = ag.sum %sq : tensor<6xf32> -> tensor<f32>
+    %n = ag.sqrt %s : tensor<f32>
+    %t = ag.add %n, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    ag.yield %t : tensor<f32>
+  }
+  ag.return %r : tensor<f32>
+}

@@ -1,12 +1,11 @@
-ag.forward @bias_grads(%x: tensor<6x4xf32> {ag.name = "x"}, %d: tensor<6x5xf32> {ag.name = "d"})
-    -> (tensor<4x5xf32> {ag.name = "w"}, tensor<4xf32> {ag.name = "b"}, tensor<4x5xf32> {ag.name = "t"},
-        tensor<4xf32> {ag.name = "tb"}, tensor<5xf32> {ag.name = "r"}) {
-  %b = ag.sum %x axis = 0 : tensor<6x4xf32> -> tensor<4xf32>
-  %w = ag.matmul %x, %d {transpose_a} : (tensor<6x4xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>
-  %xn = ag.neg %x : tensor<6x4xf32>
-  %m = ag.matmul %xn, %d {transpose_a} : (tensor<6x4xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>
-  %t = ag.tanh %m : tensor<4x5xf32>
-  %tb = ag.sum %xn axis = 0 : tensor<6x4xf32> -> tensor<4xf32>
-  %r = ag.sum %d axis = 0 : tensor<6x5xf32> -> tensor<5xf32>
-  ag.return %w, %b, %t, %tb, %r : tensor<4x5xf32>, tensor<4xf32>, tensor<4x5xf32>, tensor<4xf32>, tensor<5xf32>
+ag.forward @poisoned_norm(%g: tensor<100xf32> {ag.name = "g"}, %p: tensor<f32> {ag.name = "p"}, %v: tensor<4xf32> {ag.name = "v"})
+    -> (tensor<f32> {ag.name = "n"}, tensor<4xf32> {ag.name = "w"}) {
+  %sq = ag.mul %g, %g : (tensor<100xf32>, tensor<100xf32>) -> tensor<100xf32>
+  %s = ag.sum %sq : tensor<100xf32> -> tensor<f32>
+  %n = ag.sqrt %s : tensor<f32>
+  %t = ag.add %n, %p : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %gv = ag.mul %v, %v : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %sv = ag.sum %gv : tensor<4xf32> -> tensor<f32>
+  %w = ag.add %sv, %v : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+  ag.return %t, %w : tensor<f32>, tensor<4xf32>
 }

@@ -147,7 +147,7 @@ def FormDispatchRegions : Pass<"ag-form-dispatch-regions", "::mlir::ModuleOp"> {
 
     First, with `workgroup` (the default), the small whole-tensor ops of an
     entry (elementwise ops, reshapes, reductions and mse whose tensors all
-    have at most a quarter of the entry's largest matmul result, within 1024 to 4096 elements: a loss head and its gradient) become one
+    have at most a quarter of the entry's largest matmul result, within 1024 to 8192 elements: a loss head and its gradient) become one
     `ag.workgroup_region` with as many results as values used outside,
     when they hold at least two reductions. The region is kept convex: an
     op that depends on it through an op outside stays out (a remark with
