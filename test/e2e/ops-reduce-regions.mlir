@@ -11,7 +11,8 @@
 // takes); and epilogues: the sqrt of a two-pass sum of squares in its final
 // pass, the exp of an axis mean in its kernel, and epilogues that read a
 // single-element input (as the index checks' poison is added to a norm):
-// in a two-pass final pass and in an axis mean's kernel.
+// in a two-pass final pass (which binds it; the partial pass does not) and
+// in an axis mean's kernel.
 
 // FUSED-DAG: dispatch mul_sum_partial_
 // FUSED-DAG: dispatch mul_sum_final_
@@ -20,8 +21,8 @@
 // FUSED-DAG: dispatch add_mul_sum_sqrt_partial_
 // FUSED-DAG: dispatch add_mul_sum_sqrt_final_
 // FUSED-DAG: dispatch sub_mean_exp_
-// FUSED-DAG: dispatch exp_mul_sum_plus2_partial_{{[0-9]+}} groups [5, 1, 1] read {{.*}} read [[P:0\[[0-9]+, [0-9]+\)]] write
-// FUSED-DAG: dispatch exp_mul_sum_plus2_final_{{[0-9]+}} groups [1, 1, 1] read {{.*}} read [[P]] write
+// FUSED-DAG: dispatch exp_mul_sum_plus2_partial_{{[0-9]+}} groups [5, 1, 1] read {{[0-9]+\[[0-9]+, [0-9]+\)}} write
+// FUSED-DAG: dispatch exp_mul_sum_plus2_final_{{[0-9]+}} groups [1, 1, 1] read {{.*}} read 0[{{[0-9]+, [0-9]+}}) write
 // FUSED-DAG: dispatch tanh_mean_mul_
 // FUSED-NOT: dispatch sqrt_
 // FUSED-NOT: dispatch exp_{{[0-9]}}

@@ -288,10 +288,11 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
       auto at = op.getAttrOfType<PlaceAttr>(kPartialsAttr);
       if (!at)
         return missingPlan(&op, kPartialsAttr);
-      // The reduced tensor, or a reduction region's inputs.
+      // The reduced tensor, or the reduction region's inputs its
+      // producers read.
       SmallVector<Value> partialArgs;
-      for (auto [input, type] :
-           llvm::zip(op.getOperands(), twoPass->partial.getArgumentTypes()))
+      for (auto [input, type] : llvm::zip(kernels::partialPassInputs(&op),
+                                          twoPass->partial.getArgumentTypes()))
         partialArgs.push_back(viewOfType(placeOf(input), type));
       partialArgs.push_back(viewOf(at, partials));
       Value result = op.getResult(0);

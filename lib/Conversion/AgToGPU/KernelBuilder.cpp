@@ -348,7 +348,8 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
   MLIRContext *ctx = module.getContext();
   auto partials = MemRefType::get({split->parts}, Float32Type::get(ctx));
   std::string stem = kernelStem(op);
-  // The partials' inputs: the reduced tensor, or a region's inputs.
+  // The partials' inputs: the reduced tensor, or the region inputs its
+  // producers read.
   SmallVector<Type> inputs = partialReductionArgTypes(op, *split);
   auto region = dyn_cast<DispatchRegionOp>(op);
   Operation *reduction = region ? regionReduction(region) : op;
@@ -359,12 +360,21 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
           emitPartialReduction(op, *split, b, loc, i, args);
           return;
         }
+        // Every block argument's memref, null for the inputs the pass does
+        // not bind (those only the epilogue reads).
+        SmallVector<Value> memrefs;
+        ValueRange bound = args.drop_back();
+        for (BlockArgument arg : region.getBlock().getArguments()) {
+          bool read = producersRead(region, arg);
+          memrefs.push_back(read ? bound.front() : Value());
+          if (read)
+            bound = bound.drop_front();
+        }
         if (partialReadsVec4(op)) {
           emitPartialReductionLanes(
               reduction, *split,
               [&](OpBuilder &nb, Location nloc, Value v) {
-                return regionReductionLanes(region, nb, nloc, v,
-                                            args.drop_back());
+                return regionReductionLanes(region, nb, nloc, v, memrefs);
               },
               b, loc, i, args.back());
           return;
@@ -372,7 +382,7 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
         emitPartialReductionOf(
             reduction, *split,
             [&](OpBuilder &nb, Location nloc, ValueRange at) {
-              return regionElement(region, nb, nloc, at, args.drop_back());
+              return regionElement(region, nb, nloc, at, memrefs);
             },
             b, loc, i, args.back());
       });
@@ -400,7 +410,7 @@ KernelBuilder::getOrCreateTwoPass(Operation *op) {
                    });
   // Inputs bound as vec4s lose their tensor shape: record it.
   SmallVector<Attribute> shapes;
-  for (Value input : op->getOperands())
+  for (Value input : partialPassInputs(op))
     shapes.push_back(DenseI64ArrayAttr::get(
         ctx, cast<RankedTensorType>(input.getType()).getShape()));
   shapes.push_back(DenseI64ArrayAttr::get(ctx, {split->parts}));

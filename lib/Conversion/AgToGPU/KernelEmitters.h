@@ -180,15 +180,20 @@ reductionEpilogueInputs(ag::DispatchRegionOp op);
 mlir::Value regionEpilogue(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                            mlir::Location loc, mlir::Value reduced,
                            mlir::ValueRange inputs);
+/// Whether a `reduction` region's producers (its ops up to and including
+/// the reduction) read block argument `arg`. One that only the epilogue
+/// reads is loaded once per reduced value, by regionEpilogue.
+bool producersRead(ag::DispatchRegionOp op, mlir::BlockArgument arg);
 /// The element of `op`'s reduction input at `at`: its producers evaluated
-/// on the inputs `args` (f32 memrefs of the region inputs) loaded at the
-/// broadcast indices.
+/// on the inputs `args` (f32 memrefs of the region inputs, null for those
+/// the producers do not read) loaded at the broadcast indices.
 mlir::Value regionElement(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                           mlir::Location loc, mlir::ValueRange at,
                           mlir::ValueRange args);
 /// The four elements of a reduction region's reduced value at flat vec4 `v`
 /// (its producers evaluated per lane), for a region whose partial pass
-/// reads vec4s (partialReadsVec4); args = the inputs' memrefs.
+/// reads vec4s (partialReadsVec4); args = the inputs' memrefs (null for
+/// those the producers do not read).
 llvm::SmallVector<mlir::Value>
 regionReductionLanes(ag::DispatchRegionOp op, mlir::OpBuilder &b,
                      mlir::Location loc, mlir::Value v, mlir::ValueRange args);
@@ -292,8 +297,12 @@ constexpr int64_t kPartialLanes = 4;
 /// region) reads its inputs as vec4s: each one has the reduced tensor's
 /// shape or a single element (loaded once). Else it loads per element.
 bool partialReadsVec4(mlir::Operation *op);
-/// Kernel argument types of the first pass: the inputs (vec4s along their
-/// flat elements when partialReadsVec4), then the partials.
+/// The operands of `op` (a full reduction, or a reduction region) that its
+/// first pass binds: all but a region's inputs only its epilogue reads,
+/// which the final pass binds.
+llvm::SmallVector<mlir::Value> partialPassInputs(mlir::Operation *op);
+/// Kernel argument types of the first pass: partialPassInputs (vec4s along
+/// their flat elements when partialReadsVec4), then the partials.
 llvm::SmallVector<mlir::Type> partialReductionArgTypes(mlir::Operation *op,
                                                        SplitReduction split);
 /// The four elements of a reduction's input at flat vec4 `v` (lanes past

@@ -128,6 +128,18 @@ bool capture::kernels::partialReadsVec4(Operation *op) {
   });
 }
 
+SmallVector<Value> capture::kernels::partialPassInputs(Operation *op) {
+  auto region = dyn_cast<DispatchRegionOp>(op);
+  if (!region)
+    return llvm::to_vector(op->getOperands());
+  SmallVector<Value> inputs;
+  for (auto [input, arg] :
+       llvm::zip_equal(region.getInputs(), region.getBlock().getArguments()))
+    if (producersRead(region, arg))
+      inputs.push_back(input);
+  return inputs;
+}
+
 SmallVector<Type>
 capture::kernels::partialReductionArgTypes(Operation *op,
                                            SplitReduction split) {
@@ -135,7 +147,7 @@ capture::kernels::partialReductionArgTypes(Operation *op,
   auto f32 = Float32Type::get(ctx);
   bool vec = partialReadsVec4(op);
   SmallVector<Type> types;
-  for (Value input : op->getOperands()) {
+  for (Value input : partialPassInputs(op)) {
     auto type = tensorType(input);
     if (vec && type.getNumElements() != 1)
       types.push_back(vec4Memref(ctx, type.getNumElements()));

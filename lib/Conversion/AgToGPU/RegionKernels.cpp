@@ -176,11 +176,20 @@ Value capture::kernels::regionEpilogue(DispatchRegionOp op, OpBuilder &b,
   return scalar.lookup(op.getYielded());
 }
 
+bool capture::kernels::producersRead(DispatchRegionOp op, BlockArgument arg) {
+  Operation *reduction = regionReduction(op);
+  return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    return user == reduction || user->isBeforeInBlock(reduction);
+  });
+}
+
 Value capture::kernels::regionElement(DispatchRegionOp op, OpBuilder &b,
                                       Location loc, ValueRange at,
                                       ValueRange args) {
   DenseMap<Value, Value> scalar;
   for (auto [arg, memref] : llvm::zip(op.getBlock().getArguments(), args)) {
+    if (!producersRead(op, arg))
+      continue;
     ArrayRef<int64_t> shape = cast<RankedTensorType>(arg.getType()).getShape();
     scalar[arg] = memref::LoadOp::create(b, loc, memref,
                                          broadcastIndices(b, loc, at, shape));
@@ -201,7 +210,9 @@ SmallVector<Value> capture::kernels::regionReductionLanes(DispatchRegionOp op,
   for (auto [arg, memref] : llvm::zip(op.getBlock().getArguments(), args)) {
     auto type = cast<RankedTensorType>(arg.getType());
     SmallVector<Value> lanes;
-    if (type.getNumElements() == 1) {
+    if (!producersRead(op, arg)) {
+      lanes.assign(kLanes, Value());
+    } else if (type.getNumElements() == 1) {
       SmallVector<Value> zeros(type.getRank(), indexConst(b, loc, 0));
       lanes.assign(kLanes, memref::LoadOp::create(b, loc, memref, zeros));
     } else {
@@ -214,7 +225,8 @@ SmallVector<Value> capture::kernels::regionReductionLanes(DispatchRegionOp op,
   for (int64_t l = 0; l < kLanes; ++l) {
     DenseMap<Value, Value> scalar;
     for (auto [arg, lanes] : llvm::zip(op.getBlock().getArguments(), inputs))
-      scalar[arg] = lanes[l];
+      if (lanes[l])
+        scalar[arg] = lanes[l];
     evaluateBody(op, b, loc, scalar, reduction);
     out.push_back(scalar.lookup(reduction->getOperand(0)));
   }
