@@ -177,7 +177,7 @@ static void buildRegion(ArrayRef<Operation *> group) {
 /// Elements up to which a tensor may always be in a workgroup region, and
 /// up to which it may be in a large step's: one workgroup computes it all,
 /// so only loss-head-sized tensors join. PPO's 1024x8 head is one such: its
-/// one kernel made the step 32 dispatches to 20 and each submission 1.3-3.2
+/// one kernel made the step 32 dispatches to 20 and each submission 1.4-3.2
 /// ms shorter with llvmpipe's pool (docs/benchmarks.md).
 constexpr int64_t kWorkgroupMinLimit = 1024, kWorkgroupMaxLimit = 8192;
 
