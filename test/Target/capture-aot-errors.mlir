@@ -1,6 +1,13 @@
 // RUN: not capture-aot %s -o %t.capmod 2>&1 | FileCheck %s
 // RUN: not capture-aot %S/does-not-exist.mlir -o %t.capmod 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not capture-aot %S/Inputs/malformed.mlir -o %t.capmod 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --target=gpuu 2>&1 | FileCheck %s --check-prefix=OPTION --implicit-check-not="see current operation"
+// RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --target=gpuu --mlir-print-op-on-diagnostic 2>&1 | FileCheck %s --check-prefix=OPIR
+
+// A bad option is reported alone, without the whole module after it
+// (unless --mlir-print-op-on-diagnostic asks for it).
+// OPTION: error: ag-lower-to-gpu: unknown target 'gpuu': expected 'lavapipe' or 'gpu' (did you mean 'gpu'?)
+// OPIR: note: see current operation
 
 // capture-aot runs the guard first: a trace with a read-back is rejected,
 // naming the site, and no module is written.

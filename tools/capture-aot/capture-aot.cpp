@@ -42,9 +42,10 @@ static cl::opt<bool>
 static cl::opt<int64_t> alignment("alignment",
                                   cl::desc("Binding offset alignment (bytes)"),
                                   cl::init(256), cl::cat(category));
-static cl::opt<unsigned> workgroupSize("workgroup-size",
-                                       cl::desc("Invocations per workgroup"),
-                                       cl::init(64), cl::cat(category));
+static cl::opt<unsigned>
+    workgroupSize("workgroup-size",
+                  cl::desc("Invocations per workgroup (1 to 1024)"),
+                  cl::init(64), cl::cat(category));
 static cl::opt<std::string>
     target("target",
            cl::desc("Device preset the kernels are shaped for: lavapipe "
@@ -84,6 +85,12 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   capture::registerAllDialects(registry);
   MLIRContext context(registry);
+  // A pass's error on the whole module (a bad option) would print all of it
+  // after the message: keep the message alone unless asked for the IR.
+  if (!cl::getRegisteredOptions()
+           .lookup("mlir-print-op-on-diagnostic")
+           ->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);

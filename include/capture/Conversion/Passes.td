@@ -53,7 +53,7 @@ def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "unsigned", /*default=*/"64",
-           "Invocations per workgroup of every kernel">,
+           "Invocations per workgroup of every kernel (1 to 1024)">,
     Option<"target", "target", "std::string", /*default=*/"\"lavapipe\"",
            "Device preset the kernels are shaped for, recorded as the module's "
            "#ag.target unless it has one: lavapipe (CPU Vulkan: texel-buffer "

@@ -19,7 +19,7 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(256)};
   Option<unsigned> workgroupSize{
       *this, "workgroup-size",
-      llvm::cl::desc("Invocations per workgroup of every kernel"),
+      llvm::cl::desc("Invocations per workgroup of every kernel (1 to 1024)"),
       llvm::cl::init(64)};
   Option<std::string> target{
       *this, "target",

@@ -22,6 +22,9 @@ using namespace mlir;
 using namespace capture;
 using namespace capture::ag;
 
+/// The most invocations per workgroup any Vulkan device allows.
+constexpr unsigned kMaxWorkgroupSize = 1024;
+
 namespace {
 
 struct LowerToGPUPass : public capture::impl::LowerToGPUBase<LowerToGPUPass> {
@@ -465,6 +468,13 @@ void LowerToGPUPass::runOnOperation() {
   for (Operation &op : module.getOps())
     if (isa<ForwardOp, TrainStepOp>(op))
       entries.push_back(cast<FunctionOpInterface>(op));
+  // Vulkan devices allow up to 1024 invocations per workgroup (128 is the
+  // guaranteed minimum); the runtime checks the device's own limit.
+  if (unsigned size = workgroupSize; size < 1 || size > kMaxWorkgroupSize) {
+    module.emitError() << "ag-lower-to-gpu: workgroup-size must be in [1, "
+                       << kMaxWorkgroupSize << "], got " << size;
+    return signalPassFailure();
+  }
   if (failed(checkModulePlan(module)))
     return signalPassFailure();
   auto plan = module->getAttrOfType<BufferPlanAttr>(kBufferPlanAttr);
