@@ -8,6 +8,8 @@
 
 #include "capture/rt/census.h"
 
+#include "suggest.h"
+
 #include <algorithm>
 
 namespace capture::rt {
@@ -250,8 +252,9 @@ Result<std::string> formatEntryGraph(const ModuleDesc &desc,
   }
   if (!entry)
     return Status::error(
-        "unknown entry '" + std::string(entryName) +
-        "'; the module has entries: " + (names.empty() ? "none" : names));
+        "unknown entry '" + std::string(entryName) + "'" +
+        suggestNameIn(entryName, desc.entries) +
+        "; the module has entries: " + (names.empty() ? "none" : names));
   const EntryDesc &e = *entry;
   CAPTURE_RT_RETURN_IF_ERROR(checkEntryIndices(desc, e));
   uint64_t dispatches = 0, barriers = 0;

@@ -1,6 +1,7 @@
 //===- module.cpp - Loading a module; parameters and probes ---------------===//
 
 #include "module_impl.h"
+#include "suggest.h"
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/initializer.h"
@@ -269,7 +270,8 @@ Result<size_t> Module::Impl::entryIndex(std::string_view name) const {
     if (desc.entries[i].name == name)
       return i;
   return Status::error(
-      "unknown entry '" + std::string(name) + "'; the module has entries: " +
+      "unknown entry '" + std::string(name) + "'" +
+      suggestNameIn(name, desc.entries) + "; the module has entries: " +
       nameList(desc.entries, [](const EntryDesc &e) { return e.name; }));
 }
 
@@ -480,7 +482,8 @@ static Result<const WeightDesc *> findWeight(const ModuleDesc &desc,
     if (w.name == name)
       return &w;
   return Status::error(
-      "unknown parameter '" + std::string(name) + "'; the module's weights: " +
+      "unknown parameter '" + std::string(name) + "'" +
+      suggestNameIn(name, desc.weights) + "; the module's weights: " +
       nameList(desc.weights, [](const WeightDesc &w) { return w.name; }));
 }
 
@@ -528,7 +531,7 @@ Result<HostTensor> Module::readProbe(std::string_view entryName,
   if (!probe)
     return Status::error(
         "entry '" + entry.name + "' has no probe '" + std::string(probeName) +
-        "'; its probes: " +
+        "'" + suggestNameIn(probeName, entry.probes) + "; its probes: " +
         nameList(entry.probes, [](const TensorSlotDesc &p) { return p.name; }));
   if (impl_->lastReplayed != static_cast<int64_t>(index.value()))
     return Status::error(

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "module_impl.h"
+#include "suggest.h"
 
 #include <cstring>
 #include <set>
@@ -58,8 +59,9 @@ Status Module::setParams(const std::vector<NamedTensor> &params,
     while (i < desc.weights.size() && desc.weights[i].name != p.name)
       ++i;
     if (i == desc.weights.size())
-      return Status::error("setParams: unknown parameter '" + p.name +
-                           "'; the module's weights: " + weightNames(all));
+      return Status::error("setParams: unknown parameter '" + p.name + "'" +
+                           suggestNameIn(p.name, all) +
+                           "; the module's weights: " + weightNames(all));
     const WeightDesc &w = desc.weights[i];
     if (given[i])
       return Status::error("setParams: parameter '" + w.name +

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "module_impl.h"
+#include "suggest.h"
 
 #include <algorithm>
 #include <cstring>
@@ -105,8 +106,9 @@ Status matchInputs(const EntryDesc &entry,
       ++j;
     std::string name(in.name);
     if (j == entry.inputs.size())
-      return Status::error(where + "unknown input '" + name +
-                           "'; expected inputs: " + describeSlots(expected));
+      return Status::error(where + "unknown input '" + name + "'" +
+                           suggestNameIn(name, expected) +
+                           "; expected inputs: " + describeSlots(expected));
     CAPTURE_RT_RETURN_IF_ERROR(checkNotRuntimeFilled(entry, name));
     const TensorSlotDesc &slot = entry.inputs[j];
     if (given[j])
@@ -199,7 +201,8 @@ Status matchProbes(const EntryDesc &entry,
       for (const TensorSlotDesc &p : entry.probes)
         all.push_back(&p);
       return Status::error("entry '" + entry.name + "' has no probe '" + name +
-                           "'; its probes: " + describeSlots(all));
+                           "'" + suggestNameIn(name, all) +
+                           "; its probes: " + describeSlots(all));
     }
     indices.push_back(j);
   }

@@ -180,6 +180,13 @@ TEST(Census, UnknownEntryListsTheEntries) {
                          "'predict', 'bias', 'side'");
 }
 
+TEST(Census, UnknownEntrySuggestsANearOne) {
+  Result<std::string> g = formatEntryGraph(makeTestModule(), "Bais");
+  ASSERT_TRUE(g.isError());
+  EXPECT_EQ(g.message(), "unknown entry 'Bais' (did you mean 'bias'?); the "
+                         "module has entries: 'predict', 'bias', 'side'");
+}
+
 TEST(Census, IndicesOutOfRangeAreErrors) {
   ModuleDesc badKernel = makeTestModule();
   badKernel.entries[0].commands[2].dispatch.kernel = 9;

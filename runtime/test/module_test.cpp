@@ -177,6 +177,8 @@ TEST_F(ModuleTest, ProbesReadBackTheLastReplay) {
   EXPECT_THAT(unknown.message(),
               HasSubstr("entry 'predict' has no probe 'nope'; its probes: "
                         "'h'"));
+  EXPECT_THAT(m->readProbe("predict", "H").message(),
+              HasSubstr("has no probe 'H' (did you mean 'h'?); its probes: "));
 
   ASSERT_TRUE(m->run("bias", {}).isOk());
   Result<HostTensor> stale = m->readProbe("predict", "h");
@@ -307,6 +309,15 @@ TEST_F(ModuleTest, RunErrorsNameExpectedAndGot) {
   EXPECT_THAT(runError(*m, "predict", unknown),
               HasSubstr("entry 'predict': unknown input 'q'; expected inputs: "
                         "'x' [2, 4] (f32), 'b' [2, 4] (f32)"));
+  // A near spelling of an expected input is suggested.
+  std::vector<NamedTensor> misspelt = {good[0], good[1]};
+  misspelt[0].name = "X";
+  EXPECT_THAT(runError(*m, "predict", misspelt),
+              HasSubstr("entry 'predict': unknown input 'X' (did you mean "
+                        "'x'?); expected inputs: "));
+  EXPECT_THAT(runError(*m, "predcit", good),
+              HasSubstr("unknown entry 'predcit' (did you mean 'predict'?); "
+                        "the module has entries: "));
 
   EXPECT_THAT(runError(*m, "predict", {good[0]}),
               HasSubstr("entry 'predict': missing input 'b' [2, 4] (f32) "
@@ -351,6 +362,12 @@ TEST_F(ModuleTest, ParamErrors) {
   Status unknown = m->setParam("v", HostTensor::f32({2, 4}, inputX()));
   EXPECT_THAT(unknown.message(),
               HasSubstr("unknown parameter 'v'; the module's weights: 'w'"));
+  EXPECT_THAT(m->setParam("W", HostTensor::f32({2, 4}, inputX())).message(),
+              HasSubstr("unknown parameter 'W' (did you mean 'w'?); the "
+                        "module's weights: 'w'"));
+  EXPECT_THAT(
+      m->setParams({{"W", HostTensor::f32({2, 4}, inputX())}}).message(),
+      HasSubstr("setParams: unknown parameter 'W' (did you mean 'w'?)"));
   Status shape = m->setParam("w", HostTensor::f32({8}, inputX()));
   EXPECT_THAT(shape.message(),
               HasSubstr("parameter 'w' has shape [2, 4] (f32), got [8] (f32)"));
