@@ -77,9 +77,13 @@ FailureOr<Entry> reference::lookupEntry(ModuleOp module, StringRef entry) {
            << "the module has " << entries.size() << " entries (" << names
            << "); name the one to evaluate";
   }
-  for (Entry e : entries)
+  SmallVector<StringRef> known;
+  for (Entry e : entries) {
     if (e.getSymName() == entry)
       return e;
-  return module.emitError() << "unknown entry @" << entry
-                            << "; the module's entries are " << names;
+    known.push_back(e.getSymName());
+  }
+  return module.emitError()
+         << "unknown entry @" << entry << ag::suggestName(entry, known)
+         << "; the module's entries are " << names;
 }

@@ -270,8 +270,10 @@ static LogicalResult prepareState(ModuleOp module, TrainingState &state,
       for (ag::WeightOp w : module.getOps<ag::WeightOp>())
         names.push_back(w.getSymName().str());
       return module.emitError()
-             << "unknown weight override '" << name
-             << "'; the module's weights are " << formatNames(names, "@");
+             << "unknown weight override '" << name << "'"
+             << ag::suggestName(
+                    name, SmallVector<StringRef>(names.begin(), names.end()))
+             << "; the module's weights are " << formatNames(names, "@");
     }
     if (failed(checkSupplied(weight, tensor, weight.getTensorType().getShape(),
                              "weight override '" + name + "'")))
@@ -319,8 +321,10 @@ LogicalResult Evaluator::bind(const std::map<std::string, Tensor> &inputs) {
   for (const auto &[name, tensor] : inputs)
     if (!llvm::is_contained(names, name))
       return entry.getOperation().emitError()
-             << "unknown input '" << name << "' for entry @"
-             << entry.getSymName() << "; its inputs are "
+             << "unknown input '" << name << "'"
+             << ag::suggestName(
+                    name, SmallVector<StringRef>(names.begin(), names.end()))
+             << " for entry @" << entry.getSymName() << "; its inputs are "
              << formatNames(names, "'");
   for (auto [i, name] : llvm::enumerate(names)) {
     BlockArgument arg = entry.getArgument(i);

@@ -3,7 +3,12 @@
 // AMBIGUOUS: capture-interp: error: the module has 2 entries (@f, @host); pick one with --entry
 
 // RUN: not capture-interp %s --entry nope 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not capture-interp %s --entry hots 2>&1 | FileCheck %s --check-prefix=NEAR
 // UNKNOWN: error: unknown entry @nope; the module's entries are @f (ag.forward), @host (ag.forward)
+// A near spelling is suggested, never substituted; a one-letter name is
+// not "corrected" into another (EXTRA, PARAM below).
+// NEAR: error: unknown entry @hots (did you mean 'host'?); the module's entries are
+// NEARINPUT: error: unknown input 'X' (did you mean 'x'?) for entry @f
 
 // RUN: not capture-interp %s --entry f 2>&1 | FileCheck %s --check-prefix=MISSING
 
@@ -15,6 +20,7 @@
 
 // RUN: rm -rf %t && capture-interp %s --entry f --make-inputs %t
 // RUN: not capture-interp %s --entry f --input x=%t/x.npy --input y=%t/x.npy 2>&1 | FileCheck %s --check-prefix=EXTRA
+// RUN: not capture-interp %s --entry f --input X=%t/x.npy 2>&1 | FileCheck %s --check-prefix=NEARINPUT
 // EXTRA: error: unknown input 'y' for entry @f; its inputs are 'x'
 // RUN: not capture-interp %s --entry f --input x=%t/x.npy --param v=%t/x.npy 2>&1 | FileCheck %s --check-prefix=PARAM
 // PARAM: error: unknown weight override 'v'; the module's weights are @w

@@ -237,7 +237,8 @@ std::string capture::ag::suggestName(StringRef name,
     unsigned d = StringRef(lower).edit_distance(candidate.lower(),
                                                 /*AllowReplacements=*/true,
                                                 /*MaxEditDistance=*/limit + 1);
-    if (d < bestDistance) {
+    // Never a guess that replaces the whole name ('y' for 'x').
+    if (d < bestDistance && d < name.size()) {
       best = candidate;
       bestDistance = d;
     }

@@ -45,8 +45,9 @@ inline constexpr llvm::StringLiteral kOpPlanAttrs[] = {
     kPlacesAttr, kPartialsAttr, kStagesAttr};
 
 /// " (did you mean 'X'?)" when one of `known` is a near miss of `name`
-/// (case-insensitive edit distance at most 2, or a third of its length),
-/// else "".
+/// (case-insensitive edit distance at most 2, or a third of its length,
+/// and less than its length: a one-letter name is not replaced by
+/// another), else "".
 std::string suggestName(llvm::StringRef name,
                         llvm::ArrayRef<llvm::StringRef> known);
 
