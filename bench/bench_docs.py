@@ -53,22 +53,25 @@ def _section(report, args, has_plot):
                  "median, p10 and p90)." % (" ".join(args), report["steps"],
                                            report["rounds"]))
     lines.append("")
-    lines.append("| workload | dispatches | llvmpipe threads | replay | eager | "
-                 "torch 1 thr | torch 2 thr | eager / replay | "
-                 "torch 1 / replay | torch 2 / replay | host overhead |")
+    lines.append("| workload | dispatches | llvmpipe threads | wait | replay | "
+                 "eager | torch 1 thr | torch 2 thr | blocking wait / replay "
+                 "| eager / replay | torch 1 / replay | torch 2 / replay | "
+                 "host overhead |")
     lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-                 "| --- |")
+                 "| --- | --- | --- |")
     for w in report["workloads"]:
         f, r = w["figures"], w["ratios"]
         cell = lambda k: "%.0f µs (%.0f–%.0f)" % (
             f[k]["median"], f[k]["p10"], f[k]["p90"])
-        lines.append("| %s | %d | %s | %s | %s | %s | %s | %.2f | %.2f | "
-                     "%.2f | %.1f µs |" % (w["title"], w["dispatches"],
-                                         w.get("cpu_threads") or "–",
-                                         cell("replay"),
-                                    cell("eager"), cell("torch1"),
-                                    cell("torch2"), r["eager"], r["torch1"],
-                                    r["torch2"], w["host_overhead_us"]))
+        block = ("%.2f" % r["replay_block"] if "replay_block" in r
+                 else "–")
+        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %.2f | "
+                     "%.2f | %.2f | %.1f µs |" % (
+                         w["title"], w["dispatches"],
+                         w.get("cpu_threads") or "–", w.get("wait") or "–",
+                         cell("replay"), cell("eager"), cell("torch1"),
+                         cell("torch2"), block, r["eager"], r["torch1"],
+                         r["torch2"], w["host_overhead_us"]))
     lines.append("")
     if "floor" in report:
         fl = report["floor"]
@@ -81,7 +84,10 @@ def _section(report, args, has_plot):
                      "(its default) chose from the module's work estimates, "
                      "for the replay and the eager runs alike: 0 (every "
                      "dispatch on the submitting thread) or pool (llvmpipe's "
-                     "pool, one thread per core)." % (
+                     "pool, one thread per core). Wait: what `capture-run "
+                     "--wait auto` (its default) chose; where it is spin, "
+                     "each round also replayed with `--wait block`, and "
+                     "blocking wait / replay is what polling gains." % (
                          fl["submit_wait_us"], fl["per_dispatch_us"],
                          fl["mib_round_trip_us"]))
         lines.append("")

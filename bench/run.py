@@ -10,7 +10,9 @@ mean the replay is faster.
 Also measured, on the same device: the floor terms (an empty-ish replay:
 submit + wait with one tiny dispatch; the gap each extra dispatch adds; a
 1 MiB upload + download) and the host overhead per replay (pack + submit +
-unpack, not the wait), from capture-run's profile.
+unpack, not the wait), from capture-run's profile. Where capture-run chose
+a spinning wait (--wait auto), each round also replays with --wait block:
+the "blocking wait / replay" ratio is what the spin gains.
 
 usage: bench/run.py [--build DIR] [--steps 100] [--rounds 3]
                     [--workloads ppo64,ppo256,ppo1024,mlp128] [--device SEL]
@@ -102,9 +104,11 @@ def device_args():
     return ["--device", a.device] if a.device else []
 
 
-def capture(module, data, eager=False, profile=False):
+def capture(module, data, eager=False, profile=False, wait=None):
     args = [run, module, "--entry", "train", "--steps", str(a.steps),
             "--json"] + device_args() + data_args(data)
+    if wait:
+        args += ["--wait", wait]
     if eager:
         args.append("--eager")
     if profile:
@@ -114,7 +118,7 @@ def capture(module, data, eager=False, profile=False):
     t = out["timing"]
     return {"median": t["median_us"], "p10": t["p10_us"], "p90": t["p90_us"],
             "device": out["device"]["name"], "threads": cpu_threads(out),
-            "json": out}
+            "wait": out["device"]["wait"]["policy"], "json": out}
 
 
 def cpu_threads(out):
@@ -191,11 +195,16 @@ for name in a.workloads.split(","):
     module = os.path.join(work, name, "model.capmod")
     subprocess.run([aot, model, "-o", module], check=True)
     samples = {"replay": [], "eager": [], "torch1": [], "torch2": []}
-    device, torch_line, llvmpipe = "", "", ""
+    device, torch_line, llvmpipe, wait = "", "", "", ""
     for _ in range(a.rounds):
         r = capture(module, data)
-        device, llvmpipe = r["device"], r["threads"]
+        device, llvmpipe, wait = r["device"], r["threads"], r["wait"]
         samples["replay"].append(r)
+        # What the spinning wait that capture-run chose gains: the same
+        # replay with a blocking wait, in the same round.
+        if wait == "spin":
+            samples.setdefault("replay_block", []).append(
+                capture(module, data, wait="block"))
         samples["eager"].append(capture(module, data, eager=True))
         for threads in (1, 2):
             t = torch(torch_cmd, threads)
@@ -213,16 +222,17 @@ for name in a.workloads.split(","):
     row = {"workload": name, "title": title, "batch": batch,
            "device": device, "figures": figures,
            "ratios": {k: figures[k]["median"] / figures["replay"]["median"]
-                      for k in ("eager", "torch1", "torch2")},
+                      for k in figures if k != "replay"},
            "host_overhead_us": host_us,
            "dispatches": entry["dispatches"], "barriers": entry["barriers"],
-           "cpu_threads": llvmpipe,
+           "cpu_threads": llvmpipe, "wait": wait,
            "torch": torch_line}
     report["workloads"].append(row)
-    print("%s (%s) on %s, %d steps x %d rounds, %d dispatches%s:"
+    print("%s (%s) on %s, %d steps x %d rounds, %d dispatches%s, wait %s:"
           % (name, title, device, a.steps, a.rounds, row["dispatches"],
-             ", llvmpipe threads " + llvmpipe if llvmpipe else ""))
-    for k in ("replay", "eager", "torch1", "torch2"):
+             ", llvmpipe threads " + llvmpipe if llvmpipe else "", wait))
+    for k in [k for k in ("replay", "replay_block", "eager", "torch1",
+                          "torch2") if k in figures]:
         f = figures[k]
         ratio = "" if k == "replay" else "   %s / replay = %.2f" % (
             k, row["ratios"][k])

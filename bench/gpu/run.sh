@@ -428,6 +428,9 @@ run_capture() {
         "$res/capture-$b-replay-$r.json" --steps "$steps" || true
       capture "$b" "$m" "ppo$b $t eager round $r" \
         "$res/capture-$b-eager-$r.json" --steps "$steps" --eager || true
+      # Auto blocks on a GPU; whether polling the fence pays there too.
+      capture "$b" "$m" "ppo$b $t replay --wait spin round $r" \
+        "$res/capture-$b-spin-$r.json" --steps "$steps" --wait spin || true
     done
     # Where the step goes (device vs host), and the lavapipe-shaped kernels
     # (texel-buffer reads) on the same device for comparison.

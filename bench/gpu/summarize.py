@@ -63,9 +63,11 @@ md = ["# Capture on the GPU's Vulkan vs PyTorch on CUDA: PPO step", "",
       "eager | PyTorch CUDA graph | eager / capture (>= 10) | graph / capture "
       "(>= 1) |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 detail = ["", "| batch | Capture kernels on the device (mean) | Capture host (pack+"
-          "submit+unpack) | Capture, lavapipe-shaped kernels | PyTorch eager "
+          "submit+unpack) | Capture, lavapipe-shaped kernels | Capture replay "
+          "with --wait spin | PyTorch eager "
           "back-to-back | PyTorch graph back-to-back | first losses, "
-          "Capture vs PyTorch |", "| --- | --- | --- | --- | --- | --- | --- |"]
+          "Capture vs PyTorch |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 for b in batches:
     rep, eag = capture(b, "replay"), capture(b, "eager")
     t = tb.get(b, {})
@@ -93,6 +95,7 @@ for b in batches:
         host = "%.1f" % ((h["pack"] + h["record"] + h["submit"] + h["unpack"])
                          / p["calls"])
     lp = capture(b, "lavapipe")
+    spin = capture(b, "spin")
     losses = "—"
     first = (load("%s/capture-%d-replay-1.json" % (res, b)) or {}).get("steps")
     if first and t.get("first_steps"):
@@ -101,14 +104,15 @@ for b in batches:
         pt = [s[0] for s in t["first_steps"][:n]]
         rel = max(abs(c - q) / max(abs(q), 1e-12) for c, q in zip(cap, pt))
         losses = "max rel diff %.1e over %d steps" % (rel, n)
-    detail.append("| %d | %s | %s | %s | %s | %s | %s |" % (
-        b, kern, host, us(lp),
+    detail.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+        b, kern, host, us(lp), us(spin),
         "%.1f" % te["back_to_back_us"] if te else "—",
         "%.1f" % tg["back_to_back_us"] if tg else "—", losses))
     report["rows"].append({
         "batch": b, "dispatches": disp, "capture_target": target,
         "capture_replay": rep,
         "capture_eager": eag, "capture_lavapipe_target": lp,
+        "capture_replay_spin": spin,
         "capture_kernel_us": kern, "capture_host_us": host,
         "torch_eager": te and {k: te[k] for k in te if k != "rounds"},
         "torch_graph": tg and {k: tg[k] for k in tg if k != "rounds"},

@@ -36,11 +36,13 @@ struct PyModule {
 };
 
 std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
-                                   std::optional<int> cpuThreads) {
+                                   std::optional<int> cpuThreads,
+                                   const std::string &wait) {
   DeviceOptions options;
   options.selector = selector;
   options.validation = validation;
   options.cpuThreads = cpuThreads;
+  options.waitPolicy = take(parseWaitPolicy(wait, "Device(wait=)"));
   return take(Device::create(options));
 }
 
@@ -97,13 +99,20 @@ PYBIND11_MODULE(_capture, m) {
   py::class_<Device, std::shared_ptr<Device>>(m, "Device")
       .def(py::init(&makeDevice), py::arg("selector") = "",
            py::arg("validation") = false, py::arg("cpu_threads") = py::none(),
+           py::arg("wait") = "auto",
            "A device: an index, 'cpu', 'gpu' or part of a name ('' picks "
            "the default); cpu_threads sets llvmpipe's threads (0 when None, "
-           "-1: llvmpipe's pool; advise_cpu_threads chooses for a module).")
+           "-1: llvmpipe's pool; advise_cpu_threads chooses for a module); "
+           "wait how the host waits for each step: 'auto', 'block' or "
+           "'spin'.")
       .def_property_readonly("name",
                              [](const Device &d) { return d.info().name; })
-      .def_property_readonly("cpu_threads", [](const Device &d) {
-        return describeCpuThreads(d.cpuThreadsSetting());
+      .def_property_readonly("cpu_threads",
+                             [](const Device &d) {
+                               return describeCpuThreads(d.cpuThreadsSetting());
+                             })
+      .def_property_readonly("wait", [](const Device &d) {
+        return describeWait(d.waitSetting());
       });
 
   py::class_<PyModule>(m, "Module")

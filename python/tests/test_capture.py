@@ -162,6 +162,16 @@ class CaptureTest(unittest.TestCase):
         with self.assertRaises(capture.Error):
             capture.advise_cpu_threads(b"not a module")
 
+    def test_wait_policy_is_chosen_and_checked(self):
+        block = capture.Device(wait="block")
+        self.assertEqual(block.wait, "block (DeviceOptions)")
+        self.assertTrue(capture.Device(wait="spin").wait.startswith("spin "))
+        self.assertIn(" (auto: ", self.device.wait)
+        with self.assertRaises(capture.Error) as e:
+            capture.Device(wait="spn")
+        self.assertIn("Device(wait=) is 'spn', expected 'auto', 'block' or "
+                      "'spin' (did you mean 'spin'?)", str(e.exception))
+
     def test_devices_lists_the_device(self):
         names = [d["name"] for d in capture.devices()]
         self.assertIn(self.device.name, names)

@@ -464,11 +464,6 @@ Status Device::Impl::submit(const std::vector<VkCommandBuffer> &cmds,
   return check(r, "vkQueueSubmit", what);
 }
 
-Status Device::Impl::wait(VkFence fence, const std::string &what) {
-  return check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
-               "vkWaitForFences", what);
-}
-
 void Device::Impl::waitBeforeDestroy(VkFence fence) {
   if (fence && !lost.load())
     (void)check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
@@ -537,6 +532,11 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   impl->physical = c.physical;
   impl->info = c.info;
   impl->queueFamily = c.queueFamily;
+  Result<WaitSetting> wait = chooseWait(options.waitPolicy, impl->info,
+                                        impl->cpuThreads, allowedCpus());
+  if (wait.isError())
+    return wait.status();
+  impl->waitSetting = wait.value();
   vkGetPhysicalDeviceProperties(impl->physical, &impl->properties);
   vkGetPhysicalDeviceMemoryProperties(impl->physical, &impl->memory);
   // A failure leaves 1.0: only the maintenance3 limits are then skipped.
@@ -578,6 +578,16 @@ const DeviceLimits &Device::limits() const { return impl_->limits; }
 
 const CpuThreadsSetting &Device::cpuThreadsSetting() const {
   return impl_->cpuThreads;
+}
+
+const WaitSetting &Device::waitSetting() const { return impl_->waitSetting; }
+
+WaitCounts Device::waitCounts() const {
+  WaitCounts counts;
+  counts.blocked = impl_->waitCounts.blocked.load();
+  counts.slept = impl_->waitCounts.slept.load();
+  counts.polled = impl_->waitCounts.polled.load();
+  return counts;
 }
 
 bool Device::validationEnabled() const { return impl_->validation; }

@@ -6,6 +6,7 @@
 #include "capture/rt/device.h"
 
 #include "vk_util.h"
+#include "wait.h"
 
 #include <atomic>
 #include <mutex>
@@ -38,8 +39,12 @@ struct Device::Impl {
   Status submit(const std::vector<VkCommandBuffer> &cmds, VkFence fence,
                 const std::string &what);
 
-  /// Waits for `fence`; the second half of submitAndWait.
-  Status wait(VkFence fence, const std::string &what);
+  /// Waits for `fence` as `waitSetting` says (wait.cpp); the second half of
+  /// submitAndWait. `history`, when given, holds the recent waits of the
+  /// same work: a spinning wait sleeps until shortly before the end they
+  /// predict, and adds its own.
+  Status wait(VkFence fence, const std::string &what,
+              WaitHistory *history = nullptr);
 
   /// vkCheck for a call on this device; VK_ERROR_DEVICE_LOST also marks
   /// the device lost, so that later submissions fail at once.
@@ -89,6 +94,12 @@ struct Device::Impl {
   DeviceLimits limits;
   /// The llvmpipe thread count the instance was created with.
   CpuThreadsSetting cpuThreads;
+  /// How `wait` waits.
+  WaitSetting waitSetting;
+  /// The times of a spinning wait.
+  SpinTimes spinTimes;
+  /// How waits ended so far (Device::waitCounts).
+  AtomicWaitCounts waitCounts;
   /// Whether validation is on.
   bool validation = false;
   /// Whether to print validation messages to stderr.

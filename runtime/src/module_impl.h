@@ -82,6 +82,9 @@ struct EntryState {
   Buffer probeStaging;
   /// Offset of each probe (parallel to EntryDesc::probes) in probeStaging.
   std::vector<uint64_t> probeOffsets;
+  /// The recent waits of this entry's replays, which time a spinning wait
+  /// (WaitPolicy::Spin).
+  WaitHistory waitHistory;
   /// Present exactly for training entries.
   std::optional<TrainRuntime> train;
   /// Per EntryDesc::indexChecks, the index of its output in

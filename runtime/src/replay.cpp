@@ -424,7 +424,7 @@ Result<RunResult> Module::runViews(std::string_view entryName,
     }
     m.counters.lastSubmits = 1;
     timer.lap(&HostStages::submitUs);
-    Status waited = m.dev.wait(m.fence, what);
+    Status waited = m.dev.wait(m.fence, what, &state.waitHistory);
     if (waited.isError()) {
       m.uploadEntry = -1;
       return waited;

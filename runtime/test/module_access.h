@@ -19,6 +19,13 @@ struct ModuleTestAccess {
   /// Makes the next replay of `m` fail after staging its inputs, before
   /// submitting.
   static void failNextReplay(Module &m) { m.impl_->failNextReplay = true; }
+  /// The wait history of entry `name` of `m` (null when there is none).
+  static WaitHistory *waitHistory(Module &m, const std::string &name) {
+    for (EntryState &e : m.impl_->entries)
+      if (m.impl_->desc.entries[e.index].name == name)
+        return &e.waitHistory;
+    return nullptr;
+  }
   /// Makes every replay of `m` send all of its inputs.
   static void disableInputSkipping(Module &m) {
     for (EntryState &e : m.impl_->entries)

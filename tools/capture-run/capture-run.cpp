@@ -2,8 +2,8 @@
 //
 // capture-run FILE.capmod --entry NAME [--input name=file.npy]...
 //     [--param name=file.npy]... [--output-dir DIR] [--device SEL]
-//     [--cpu-threads N] [--probe NAME]... [--save-params DIR] [--eager]
-//     [--profile] [--json]
+//     [--cpu-threads N] [--wait P] [--probe NAME]... [--save-params DIR]
+//     [--eager] [--profile] [--json]
 //     forward entries:  [--repeat N]
 //     training entries: [--steps N] [--keep-going] [--lr-at K=VALUE]...
 //                       [--max-grad-norm-at K=VALUE]...
@@ -101,6 +101,8 @@ int replay(const Options &opts, uint64_t &validationMessages) {
       deviceOptions.cpuThreadsReason = "auto, " + advice->reason;
     }
   }
+  if (opts.wait)
+    deviceOptions.waitPolicy = *opts.wait;
   deviceOptions.onValidationMessage = [&](const std::string &) {
     ++validationMessages;
   };
@@ -113,6 +115,7 @@ int replay(const Options &opts, uint64_t &validationMessages) {
     if (device.value()->info().type == DeviceType::Cpu)
       std::printf("llvmpipe threads: %s\n",
                   describeCpuThreads(*device.value()).c_str());
+    std::printf("wait: %s\n", describeWait(*device.value()).c_str());
     std::fflush(stdout);
   }
 

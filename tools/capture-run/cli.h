@@ -76,6 +76,8 @@ struct Options {
   bool cpuThreadsAuto = true;
   /// Whether --cpu-threads was given (a usage error with --info).
   bool cpuThreadsGiven = false;
+  /// --wait auto|block|spin (DeviceOptions::waitPolicy); absent: auto.
+  std::optional<rt::WaitPolicy> wait;
   /// --probe, in order.
   std::vector<std::string> probes;
   /// --steps (training entries).
@@ -191,6 +193,10 @@ int usageError(const std::string &message);
 
 /// Prints "capture-run: error: MESSAGE"; returns 1.
 int runtimeError(const std::string &message);
+
+/// "spin (auto: llvmpipe runs without its pool and this process may use 4
+/// CPUs; --wait block|spin to change)", "block (--wait)".
+std::string describeWait(const rt::Device &device);
 
 /// "0 (Capture default; set LP_NUM_THREADS or --cpu-threads to change)":
 /// the llvmpipe thread count of `device`, in capture-run's words (report.cpp).

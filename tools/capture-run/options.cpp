@@ -26,8 +26,8 @@ constexpr const char *kUsage =
     "usage: capture-run FILE.capmod [--entry NAME] [--input name=file.npy]...\n"
     "                   [--param name=file.npy]... [--params-dir DIR]\n"
     "                   [--output-dir DIR]\n"
-    "                   [--device SEL] [--cpu-threads N|auto] [--probe "
-    "NAME]...\n"
+    "                   [--device SEL] [--cpu-threads N|auto]\n"
+    "                   [--wait auto|block|spin] [--probe NAME]...\n"
     "                   [--save-params DIR] [--eager] [--profile] [--json]\n"
     "                   [--repeat N]                            (forward)\n"
     "                   [--steps N] [--keep-going] [--lr-at K=VALUE]...\n"
@@ -55,6 +55,12 @@ constexpr const char *kUsage =
     "llvmpipe's\n"
     "                         pool when the module's dispatches average 1M\n"
     "                         work or more; env LP_NUM_THREADS wins\n"
+    "  --wait auto|block|spin how the host waits for each replay: block\n"
+    "                         sleeps until the driver wakes it; spin sleeps\n"
+    "                         until shortly before the end recent replays\n"
+    "                         predict, then polls (one more busy CPU); auto\n"
+    "                         (the default): spin on lavapipe without its\n"
+    "                         pool when 2 CPUs are allowed, else block\n"
     "  --probe NAME           reads probe NAME after the last replay\n"
     "  --save-params DIR      writes DIR/<weight>.npy for every weight at the\n"
     "                         end\n"
@@ -229,6 +235,7 @@ std::optional<std::string> checkInspectOptions(const Options &opts) {
       {!opts.outputDir.empty(), "--output-dir"},
       {!opts.device.empty(), "--device"},
       {opts.cpuThreadsGiven, "--cpu-threads"},
+      {opts.wait.has_value(), "--wait"},
       {!opts.probes.empty(), "--probe"},
       {!opts.saveParams.empty(), "--save-params"},
       {opts.repeat.has_value(), "--repeat"},
@@ -300,7 +307,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
         "--probe",       "--steps",       "--lr-at",
         "--input-at",    "--save-params", "--dump-state",
         "--load-state",  "--params-dir",  "--max-grad-norm-at",
-        "--cpu-threads", "--inputs-dir",  "--print"};
+        "--cpu-threads", "--inputs-dir",  "--print",
+        "--wait"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return flag == k;
         }) == std::end(known))
@@ -342,6 +350,11 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
     } else if (flag == "--cpu-threads") {
       error = parseThreads(value, opts.cpuThreads, opts.cpuThreadsAuto);
       opts.cpuThreadsGiven = true;
+    } else if (flag == "--wait") {
+      Result<WaitPolicy> policy = parseWaitPolicy(value, "option --wait");
+      if (policy.isError())
+        return policy.message();
+      opts.wait = policy.value();
     } else if (flag == "--repeat") {
       error = parseCount("--repeat", value, opts.repeat);
     } else if (flag == "--steps") {

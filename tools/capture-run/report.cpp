@@ -119,6 +119,26 @@ std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
     }
     json.endObject();
   }
+  const WaitSetting &wait = module.device().waitSetting();
+  json.key("wait");
+  json.beginObject();
+  json.key("policy");
+  json.value(waitPolicyName(wait.policy));
+  json.key("requested");
+  json.value(waitPolicyName(wait.requested));
+  if (!wait.reason.empty()) {
+    json.key("reason");
+    json.value(wait.reason);
+  }
+  // Read at the end of the run, as the report is written.
+  WaitCounts waits = module.device().waitCounts();
+  json.key("polled");
+  json.value(waits.polled);
+  json.key("slept");
+  json.value(waits.slept);
+  json.key("blocked");
+  json.value(waits.blocked);
+  json.endObject();
   json.endObject();
   json.key("module");
   json.value(opts.module);
@@ -193,6 +213,14 @@ std::string describeCpuThreads(const Device &device) {
            (s.reason.empty() ? std::to_string(*s.overriddenOption)
                              : "(" + s.reason + ")");
   return count + " (" + why + ")";
+}
+
+std::string describeWait(const Device &device) {
+  const WaitSetting &s = device.waitSetting();
+  std::string policy = waitPolicyName(s.policy);
+  if (s.requested != WaitPolicy::Auto)
+    return policy + " (--wait)";
+  return policy + " (auto: " + s.reason + "; --wait block|spin to change)";
 }
 
 const char *cpuThreadsSourceKey(const CpuThreadsSetting &setting) {
@@ -331,8 +359,16 @@ int report(const Options &opts, Module &module, const std::string &entryName,
                 opts.eager ? "eager" : "replay",
                 static_cast<unsigned long long>(record.calls), mean,
                 record.minUs, record.quantileUs(0.5));
-  if (record.profile)
+  if (record.profile) {
     printProfile(*record.profile);
+    WaitCounts waits = module.device().waitCounts();
+    std::printf("  waits (%s, loading included): %llu ended polling, %llu "
+                "while sleeping, %llu blocked\n",
+                waitPolicyName(module.device().waitSetting().policy),
+                static_cast<unsigned long long>(waits.polled),
+                static_cast<unsigned long long>(waits.slept),
+                static_cast<unsigned long long>(waits.blocked));
+  }
   return 0;
 }
 

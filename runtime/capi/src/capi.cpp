@@ -179,8 +179,9 @@ capture_status capture::capi::createDevice(const char *fn,
       return fromStatus(fn, device.status());
     std::string threads =
         describeCpuThreads(device.value()->cpuThreadsSetting());
-    *out_device =
-        new capture_device_s{std::move(device).value(), std::move(threads)};
+    std::string wait = describeWait(device.value()->waitSetting());
+    *out_device = new capture_device_s{std::move(device).value(),
+                                       std::move(threads), std::move(wait)};
     return nullptr;
   });
 }

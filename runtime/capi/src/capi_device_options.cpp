@@ -1,10 +1,10 @@
 //===- capi_device_options.cpp - Device options and llvmpipe's threads ----===//
 //
-// capture_device_create_with_options and the thread advice: the C face of
-// rt::DeviceOptions and rt::adviseCpuThreads. Every field of the options is
-// checked before a device is made, so that a typo in a caller's struct
-// (an uninitialized struct_size, a validation of 2) is an error rather than
-// a silently different device.
+// capture_device_create_with_options, the thread advice and the wait
+// policy: the C face of rt::DeviceOptions and rt::adviseCpuThreads. Every field
+// of the options is checked before a device is made, so that a typo in a
+// caller's struct (an uninitialized struct_size, a validation of 2) is an error
+// rather than a silently different device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "capture/rt/cpu_threads_advice.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 using namespace capture::rt;
@@ -25,7 +26,12 @@ void capture_device_options_init(capture_device_options *options) {
   std::memset(options, 0, sizeof(*options));
   options->struct_size = sizeof(*options);
   options->cpu_threads = CAPTURE_CPU_THREADS_UNSET;
+  options->wait_policy = CAPTURE_WAIT_AUTO;
 }
+
+/// struct_size of the layout before wait_policy was added.
+constexpr size_t kSizeBeforeWaitPolicy =
+    offsetof(capture_device_options, wait_policy);
 
 /// The DeviceOptions `options` stand for, or an INVALID_ARGUMENT status in
 /// `err` naming the field that is wrong.
@@ -37,12 +43,21 @@ static DeviceOptions toDeviceOptions(const char *fn,
     err = fail(CAPTURE_STATUS_INVALID_ARGUMENT, fn, message);
     return out;
   };
-  if (options.struct_size != sizeof(capture_device_options))
+  bool hasWaitPolicy = options.struct_size == sizeof(capture_device_options);
+  if (!hasWaitPolicy && options.struct_size != kSizeBeforeWaitPolicy)
     return invalid("options->struct_size is " +
                    std::to_string(options.struct_size) + ", expected " +
                    std::to_string(sizeof(capture_device_options)) +
-                   " (sizeof(capture_device_options)): fill the options "
+                   " (sizeof(capture_device_options)), or " +
+                   std::to_string(kSizeBeforeWaitPolicy) +
+                   " for the layout before wait_policy: fill the options "
                    "with capture_device_options_init first");
+  // An older caller's struct ends before the field: never read it.
+  int32_t waitPolicy = hasWaitPolicy ? options.wait_policy : CAPTURE_WAIT_AUTO;
+  if (waitPolicy < CAPTURE_WAIT_AUTO || waitPolicy > CAPTURE_WAIT_SPIN)
+    return invalid("options->wait_policy is " + std::to_string(waitPolicy) +
+                   ", expected CAPTURE_WAIT_AUTO (0), CAPTURE_WAIT_BLOCK (1) "
+                   "or CAPTURE_WAIT_SPIN (2)");
   if (options.cpu_threads < CAPTURE_CPU_THREADS_UNSET)
     return invalid("options->cpu_threads is " +
                    std::to_string(options.cpu_threads) +
@@ -60,6 +75,9 @@ static DeviceOptions toDeviceOptions(const char *fn,
                          : options.cpu_threads;
   out.validation = options.validation == 1;
   out.memoryLimit = options.memory_limit;
+  out.waitPolicy = waitPolicy == CAPTURE_WAIT_BLOCK  ? WaitPolicy::Block
+                   : waitPolicy == CAPTURE_WAIT_SPIN ? WaitPolicy::Spin
+                                                     : WaitPolicy::Auto;
   return out;
 }
 
@@ -90,6 +108,22 @@ capture_status capture_device_cpu_threads(const capture_device *device,
                                      : int32_t{CAPTURE_CPU_THREADS_POOL};
     if (out_description)
       *out_description = device->cpuThreads.c_str();
+    return nullptr;
+  });
+}
+
+capture_status capture_device_wait(const capture_device *device,
+                                   int32_t *out_policy,
+                                   const char **out_description) {
+  const char *fn = "capture_device_wait";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, device);
+    if (out_policy)
+      *out_policy = device->device->waitSetting().policy == WaitPolicy::Spin
+                        ? int32_t{CAPTURE_WAIT_SPIN}
+                        : int32_t{CAPTURE_WAIT_BLOCK};
+    if (out_description)
+      *out_description = device->wait.c_str();
     return nullptr;
   });
 }

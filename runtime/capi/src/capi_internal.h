@@ -44,6 +44,8 @@ struct capture_device_s {
   /// describeCpuThreads of the device's setting, made at creation so that
   /// capture_device_cpu_threads can hand out a pointer into it.
   std::string cpuThreads;
+  /// describeWait of the device's setting, for capture_device_wait.
+  std::string wait;
 };
 
 struct capture_module_s {

@@ -9,6 +9,7 @@
 #include "capi_fixture.h"
 #include "test_util.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,7 +58,44 @@ TEST(CapiDeviceOptions, InitSetsTheDefaults) {
   EXPECT_EQ(options.cpu_threads, CAPTURE_CPU_THREADS_UNSET);
   EXPECT_EQ(options.validation, 0);
   EXPECT_EQ(options.memory_limit, 0u);
+  EXPECT_EQ(options.wait_policy, CAPTURE_WAIT_AUTO);
   capture_device_options_init(nullptr);
+}
+
+TEST(CapiDeviceOptions, TheWaitPolicyReachesTheDevice) {
+  struct Case {
+    int32_t option, policy;
+    const char *description;
+  };
+  for (Case c :
+       {Case{CAPTURE_WAIT_BLOCK, CAPTURE_WAIT_BLOCK, "block (DeviceOptions)"},
+        Case{CAPTURE_WAIT_SPIN, CAPTURE_WAIT_SPIN, "spin (DeviceOptions)"}}) {
+    SCOPED_TRACE(c.option);
+    capture_device_options options;
+    capture_device_options_init(&options);
+    options.wait_policy = c.option;
+    capture_device *raw = nullptr;
+    CAPI_ASSERT_OK(capture_device_create_with_options(&options, &raw));
+    OwnedDevice device(raw);
+    int32_t policy = -1;
+    const char *description = nullptr;
+    CAPI_EXPECT_OK(capture_device_wait(device.get(), &policy, &description));
+    EXPECT_EQ(policy, c.policy);
+    EXPECT_STREQ(description, c.description);
+    CAPI_EXPECT_OK(capture_device_wait(device.get(), nullptr, nullptr));
+  }
+  // A caller built against the header before wait_policy: its struct ends
+  // before the field, whatever lies past it, and it gets auto.
+  capture_device_options options;
+  capture_device_options_init(&options);
+  options.struct_size = offsetof(capture_device_options, wait_policy);
+  options.wait_policy = 77;
+  capture_device *raw = nullptr;
+  CAPI_ASSERT_OK(capture_device_create_with_options(&options, &raw));
+  OwnedDevice device(raw);
+  const char *description = nullptr;
+  CAPI_EXPECT_OK(capture_device_wait(device.get(), nullptr, &description));
+  EXPECT_THAT(description, ::testing::HasSubstr(" (auto: "));
 }
 
 TEST(CapiDeviceOptions, CpuThreadsReachTheDevice) {
@@ -108,6 +146,12 @@ TEST(CapiDeviceOptions, EveryFieldIsChecked) {
                                  "thread count >= 0, CAPTURE_CPU_THREADS_POOL "
                                  "(-1) or CAPTURE_CPU_THREADS_UNSET (-2)"}));
   capture_device_options_init(&options);
+  options.wait_policy = 3;
+  EXPECT_THAT(create(), isError(CAPTURE_STATUS_INVALID_ARGUMENT,
+                                {"options->wait_policy is 3, expected "
+                                 "CAPTURE_WAIT_AUTO (0), CAPTURE_WAIT_BLOCK "
+                                 "(1) or CAPTURE_WAIT_SPIN (2)"}));
+  capture_device_options_init(&options);
   options.validation = 2;
   EXPECT_THAT(create(), isError(CAPTURE_STATUS_INVALID_ARGUMENT,
                                 {"options->validation is 2, expected 0 or 1"}));
@@ -126,6 +170,9 @@ TEST(CapiDeviceOptions, EveryFieldIsChecked) {
   EXPECT_THAT(error(capture_device_cpu_threads(nullptr, nullptr, nullptr)),
               isError(CAPTURE_STATUS_INVALID_ARGUMENT,
                       {"capture_device_cpu_threads: device is NULL"}));
+  EXPECT_THAT(error(capture_device_wait(nullptr, nullptr, nullptr)),
+              isError(CAPTURE_STATUS_INVALID_ARGUMENT,
+                      {"capture_device_wait: device is NULL"}));
 }
 
 TEST(CapiDeviceOptions, AdviceFollowsTheWorkEstimates) {

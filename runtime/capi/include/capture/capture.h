@@ -234,6 +234,18 @@ enum {
   CAPTURE_CPU_THREADS_POOL = -1
 };
 
+/// Values of capture_device_options::wait_policy (rt::WaitPolicy).
+enum {
+  /// Polls near the end of each step on lavapipe without its pool when the
+  /// process may use 2 CPUs or more; else blocks. The default.
+  CAPTURE_WAIT_AUTO = 0,
+  /// Blocks in vkWaitForFences until the driver wakes the thread.
+  CAPTURE_WAIT_BLOCK = 1,
+  /// Sleeps until shortly before the end recent steps predict, then polls
+  /// for a bounded time, then blocks.
+  CAPTURE_WAIT_SPIN = 2
+};
+
 /// How capture_device_create_with_options creates a device. Fill it with
 /// capture_device_options_init first: it sets struct_size, by which the
 /// library tells this layout from later, longer ones.
@@ -254,16 +266,23 @@ typedef struct capture_device_options {
   /// Most bytes of device memory the runtime's buffers may hold on this
   /// device at once; 0: no limit but the driver's.
   uint64_t memory_limit;
+  /// How the calling thread waits for each submission: CAPTURE_WAIT_AUTO,
+  /// CAPTURE_WAIT_BLOCK or CAPTURE_WAIT_SPIN. Added after memory_limit: a
+  /// struct_size that ends before it (a caller built against the older
+  /// header) means CAPTURE_WAIT_AUTO.
+  int32_t wait_policy;
 } capture_device_options;
 
 /// Sets every field of `options` to its default: struct_size, NULL
-/// selector, CAPTURE_CPU_THREADS_UNSET, no validation, no memory limit.
+/// selector, CAPTURE_CPU_THREADS_UNSET, no validation, no memory limit,
+/// CAPTURE_WAIT_AUTO.
 /// NULL is a no-op.
 CAPTURE_API void capture_device_options_init(capture_device_options *options);
 
 /// Creates a device as `options` say. Errors: options NULL or not made by
 /// capture_device_options_init (struct_size), a cpu_threads below
-/// CAPTURE_CPU_THREADS_UNSET, a validation other than 0 or 1, then those of
+/// CAPTURE_CPU_THREADS_UNSET, a validation other than 0 or 1, a wait_policy
+/// other than the three CAPTURE_WAIT_ values, then those of
 /// capture_device_create.
 CAPTURE_API capture_status capture_device_create_with_options(
     const capture_device_options *options, capture_device **out_device);
@@ -276,6 +295,15 @@ CAPTURE_API capture_status capture_device_create_with_options(
 CAPTURE_API capture_status
 capture_device_cpu_threads(const capture_device *device, int32_t *out_threads,
                            const char **out_description);
+
+/// How `device` waits for its submissions: CAPTURE_WAIT_BLOCK or
+/// CAPTURE_WAIT_SPIN (never AUTO: what it chose) into *out_policy, and why
+/// into *out_description (e.g. "spin (auto: llvmpipe runs without its pool
+/// and this process may use 4 CPUs)"; valid as long as `device`). Either
+/// out-parameter may be NULL.
+CAPTURE_API capture_status capture_device_wait(const capture_device *device,
+                                               int32_t *out_policy,
+                                               const char **out_description);
 
 /// llvmpipe's threads for the module file at `path`, from the compiler's
 /// work estimates: CAPTURE_CPU_THREADS_POOL when the entry with the most

@@ -7,9 +7,11 @@
 // (DeviceOptions::validation) enables
 // VK_LAYER_KHRONOS_validation with synchronization validation and counts
 // every warning and error it reports. On the CPU device, llvmpipe's thread
-// pool is off by default (DeviceOptions::cpuThreads). The library reads no
-// environment variable of its own: tools pass CAPTURE_DEVICE and
-// CAPTURE_VALIDATION through deviceOptionsFromEnvironment (environment.h).
+// pool is off by default (DeviceOptions::cpuThreads), and the waiting
+// thread then polls near the end of each step (DeviceOptions::waitPolicy).
+// The library reads no environment variable of its own: tools pass
+// CAPTURE_DEVICE and CAPTURE_VALIDATION through deviceOptionsFromEnvironment
+// (environment.h).
 //
 // Errors: every failing Vulkan call is an error naming the call, the object
 // and the VkResult. After VK_ERROR_DEVICE_LOST or an out-of-memory error
@@ -102,6 +104,65 @@ struct CpuThreadsSetting {
 /// "driver default (DeviceOptions)".
 std::string describeCpuThreads(const CpuThreadsSetting &setting);
 
+/// How a Device's thread waits for its submissions.
+enum class WaitPolicy {
+  /// "auto": Spin where the device's work runs on another CPU than the
+  /// waiting thread and a CPU is free for the waiter (llvmpipe without its
+  /// pool, in a process allowed at least 2 CPUs), else Block. On such a
+  /// device a blocked waiter is woken through the kernel once the queue
+  /// thread signals the fence, which costs tens of microseconds per
+  /// submission on a virtual machine; the idea of CUDA's
+  /// cudaDeviceScheduleAuto.
+  Auto,
+  /// "block": vkWaitForFences without a timeout; the thread sleeps until the
+  /// driver wakes it.
+  Block,
+  /// "spin": sleeps in vkWaitForFences until shortly before the end that
+  /// the entry's recent waits predict, then polls the fence for a bounded
+  /// time, then blocks. Costs a CPU while polling: with llvmpipe's pool it
+  /// takes a core from the pool and makes large steps slower.
+  Spin,
+};
+
+/// "auto", "block" or "spin".
+const char *waitPolicyName(WaitPolicy policy);
+
+/// The policy `text` names ("auto", "block" or "spin"); else an error that
+/// names `what` (e.g. "option --wait"), what was found and what was
+/// expected, with a suggestion for a near spelling.
+Result<WaitPolicy> parseWaitPolicy(const std::string &text,
+                                   const std::string &what);
+
+/// How a Device waits, and why.
+struct WaitSetting {
+  /// What the Device does: Block or Spin, never Auto.
+  WaitPolicy policy = WaitPolicy::Block;
+  /// DeviceOptions::waitPolicy as given.
+  WaitPolicy requested = WaitPolicy::Auto;
+  /// Why `policy` follows from `requested`, in words ("llvmpipe runs
+  /// without its pool and 4 CPUs are allowed"); empty when given outright.
+  std::string reason;
+};
+
+/// "spin (auto: llvmpipe runs without its pool and 4 CPUs are allowed)",
+/// "block (DeviceOptions)".
+std::string describeWait(const WaitSetting &setting);
+
+/// How a Device's waits ended, counted since its creation (profiles show
+/// whether polling pays: a step that ends while the waiter sleeps or after
+/// it gave up polling gains nothing from WaitPolicy::Spin).
+struct WaitCounts {
+  /// Waits that ended blocked in vkWaitForFences without a timeout: every
+  /// wait under WaitPolicy::Block, and spinning waits whose step ran past
+  /// the polling window.
+  uint64_t blocked = 0;
+  /// Spinning waits that ended during the sleep before the polling window
+  /// (the step ended earlier than its history predicted).
+  uint64_t slept = 0;
+  /// Spinning waits that ended while polling.
+  uint64_t polled = 0;
+};
+
 /// How to create a Device.
 struct DeviceOptions {
   /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu", or
@@ -142,6 +203,10 @@ struct DeviceOptions {
   /// Why cpuThreads holds its value, in words (e.g. the advice's reason):
   /// kept in the setting for the caller to print; empty: not given.
   std::string cpuThreadsReason;
+  /// How the Device's thread waits for each submission (WaitPolicy);
+  /// Device::waitSetting says what Auto chose. Any other value than the
+  /// enumerators is an error of Device::create.
+  WaitPolicy waitPolicy = WaitPolicy::Auto;
 };
 
 /// Lists the physical devices visible to the Vulkan loader. Fails with an
@@ -175,6 +240,12 @@ public:
   /// The llvmpipe thread count this device was created with and where it
   /// came from (meaningful on the CPU device only).
   const CpuThreadsSetting &cpuThreadsSetting() const;
+
+  /// How this device waits for its submissions, and why.
+  const WaitSetting &waitSetting() const;
+
+  /// How this device's waits have ended so far.
+  WaitCounts waitCounts() const;
 
   /// Whether validation is on.
   bool validationEnabled() const;
