@@ -22,6 +22,7 @@
 // Internal headers, to provoke messages with raw Vulkan calls.
 #include "buffer.h"
 #include "device_impl.h"
+#include "raw_commands.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -329,27 +330,11 @@ TEST(Validation, CountsSynchronizationHazards) {
     Result<Buffer> buffer =
         Buffer::create(impl, 256, Buffer::Usage::Device, "hazard buffer");
     ASSERT_TRUE(buffer.isOk()) << buffer.message();
-    VkCommandPoolCreateInfo poolInfo{};
-    poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-    poolInfo.queueFamilyIndex = impl.queueFamily;
-    VkCommandPool pool;
-    ASSERT_EQ(vkCreateCommandPool(impl.device, &poolInfo, nullptr, &pool),
-              VK_SUCCESS);
-    VkCommandBufferAllocateInfo alloc{};
-    alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    alloc.commandPool = pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer cmd;
-    ASSERT_EQ(vkAllocateCommandBuffers(impl.device, &alloc, &cmd), VK_SUCCESS);
-    VkCommandBufferBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    vkBeginCommandBuffer(cmd, &begin);
+    RawCommands raw(impl);
     // Two writes of the same range with no barrier between them.
-    vkCmdFillBuffer(cmd, buffer->handle(), 0, 256, 1);
-    vkCmdFillBuffer(cmd, buffer->handle(), 0, 256, 2);
-    vkEndCommandBuffer(cmd);
-    vkDestroyCommandPool(impl.device, pool, nullptr);
+    vkCmdFillBuffer(raw.cmd(), buffer->handle(), 0, 256, 1);
+    vkCmdFillBuffer(raw.cmd(), buffer->handle(), 0, 256, 2);
+    raw.end();
   }
   EXPECT_THAT(collector.all(), HasSubstr("SYNC-HAZARD-WRITE-AFTER-WRITE"));
 }

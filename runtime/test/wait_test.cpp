@@ -12,11 +12,15 @@
 #include "capture/rt/module.h"
 #include "device_impl.h"
 #include "module_access.h"
+#include "raw_commands.h"
 #include "test_util.h"
 #include "wait.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 using namespace capture::rt;
 using namespace capture::rt::test;
@@ -218,23 +222,84 @@ bool predictOnce(Module &m) {
                            expectY(inputX(), inputB(), initialWeights());
 }
 
+/// A submission on a device's queue that cannot end before the host sets
+/// its event: it is one vkCmdWaitEvents.
+class HeldSubmission {
+public:
+  explicit HeldSubmission(Device::Impl &impl) : impl_(impl), raw_(impl) {
+    VkEventCreateInfo eventInfo{};
+    eventInfo.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO;
+    EXPECT_EQ(vkCreateEvent(impl.device, &eventInfo, nullptr, &event_),
+              VK_SUCCESS);
+    VkFenceCreateInfo fenceInfo{};
+    fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    EXPECT_EQ(vkCreateFence(impl.device, &fenceInfo, nullptr, &fence_),
+              VK_SUCCESS);
+    vkCmdWaitEvents(raw_.cmd(), 1, &event_, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, nullptr, 0,
+                    nullptr, 0, nullptr);
+    raw_.end();
+  }
+  ~HeldSubmission() {
+    impl_.waitBeforeDestroy(fence_);
+    vkDestroyFence(impl_.device, fence_, nullptr);
+    vkDestroyEvent(impl_.device, event_, nullptr);
+  }
+  /// Submits it; it then runs until release().
+  Status submit() {
+    return impl_.submit(raw_.cmd(), fence_, "the held submission");
+  }
+  /// Lets it end.
+  void release() { EXPECT_EQ(vkSetEvent(impl_.device, event_), VK_SUCCESS); }
+  /// The fence it signals.
+  VkFence fence() const { return fence_; }
+
+private:
+  /// The device it runs on.
+  Device::Impl &impl_;
+  /// Its one command.
+  RawCommands raw_;
+  /// What the host sets to let it end.
+  VkEvent event_ = VK_NULL_HANDLE;
+  /// What it signals.
+  VkFence fence_ = VK_NULL_HANDLE;
+};
+
 TEST(WaitPolicy, ASpinningWaitBlocksOnceItsPollingWindowIsOver) {
-  // No sleep, and a window that closes at the first poll: a wait that does
-  // not find its fence signalled at once blocks, and ends all the same.
+  // No history and no first spin: the window closes at the first poll. A
+  // submission the host holds back for 200 ms is not done then, so the
+  // wait blocks until it ends, and the history learns how long it took.
   std::shared_ptr<Device> spin = deviceWith(WaitPolicy::Spin);
   ASSERT_TRUE(spin);
-  spin->impl().spinTimes = SpinTimes{UINT64_MAX, 0, 0};
+  Device::Impl &impl = spin->impl();
+  impl.spinTimes = SpinTimes{UINT64_MAX, 0, 0};
+  HeldSubmission held(impl);
+  WaitHistory history;
+  WaitCounts before = spin->waitCounts();
+  ASSERT_TRUE(held.submit().isOk());
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    held.release();
+  });
+  Status waited = impl.wait(held.fence(), "the held submission", &history);
+  releaser.join();
+  ASSERT_TRUE(waited.isOk()) << waited.message();
+  WaitCounts after = spin->waitCounts();
+  EXPECT_EQ(after.blocked, before.blocked + 1);
+  EXPECT_EQ(after.polled, before.polled);
+  EXPECT_EQ(after.slept, before.slept);
+  ASSERT_TRUE(history.expectedNs());
+  EXPECT_GE(*history.expectedNs(), 100'000'000u);
+  // Replays that do go down the same path still give their results.
   Loaded m = loadTestModule(spin);
   ASSERT_TRUE(m.history);
-  WaitCounts before = spin->waitCounts();
-  for (int k = 0; k < 20; ++k) {
-    m.history->add(1); // the window: 1 ns
+  WaitCounts loaded = spin->waitCounts();
+  for (int k = 0; k < 5; ++k) {
+    m.history->add(1);
     EXPECT_TRUE(predictOnce(*m.module));
   }
-  WaitCounts after = spin->waitCounts();
-  EXPECT_EQ(total(after) - total(before), 20u);
-  EXPECT_GE(after.blocked - before.blocked, 1u) << "no wait blocked";
-  EXPECT_EQ(after.slept, before.slept);
+  EXPECT_EQ(total(spin->waitCounts()) - total(loaded), 5u);
+  EXPECT_EQ(spin->waitCounts().slept, before.slept);
 }
 
 TEST(WaitPolicy, ASpinningWaitSleepsThroughAStepTheHistoryCallsLong) {
