@@ -8,7 +8,7 @@
 
 #include "capture/rt/census.h"
 
-#include "suggest.h"
+#include "capture/rt/suggest.h"
 
 #include <algorithm>
 

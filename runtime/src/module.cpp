@@ -1,7 +1,7 @@
 //===- module.cpp - Loading a module; parameters and probes ---------------===//
 
+#include "capture/rt/suggest.h"
 #include "module_impl.h"
-#include "suggest.h"
 
 #include "capture/rt/capmod.h"
 #include "capture/rt/initializer.h"

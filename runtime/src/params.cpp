@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "capture/rt/suggest.h"
 #include "module_impl.h"
-#include "suggest.h"
 
 #include <cstring>
 #include <set>

@@ -1,6 +1,6 @@
 //===- suggest.cpp - "Did you mean" for misspelt names --------------------===//
 
-#include "suggest.h"
+#include "capture/rt/suggest.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,8 +2,8 @@
 
 #include "wait.h"
 
+#include "capture/rt/suggest.h"
 #include "device_impl.h"
-#include "suggest.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 //===- suggest_test.cpp - "Did you mean" for misspelt names ---------------===//
 
-#include "suggest.h"
+#include "capture/rt/suggest.h"
 
 #include <gtest/gtest.h>
 

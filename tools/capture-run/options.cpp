@@ -1,5 +1,4 @@
-//===- options.cpp - capture-run's command line
-//----------------------------===//
+//===- options.cpp - capture-run's command line ---------------------------===//
 //
 // Parsing and the checks that need no module: unknown options, missing
 // values, files that do not exist, counts and step numbers. What depends
@@ -8,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cli.h"
+
+#include "capture/rt/suggest.h"
 
 #include <algorithm>
 #include <cctype>
@@ -311,8 +312,13 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts,
         "--wait"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return flag == k;
-        }) == std::end(known))
-      return "unknown option '" + flag + "'";
+        }) == std::end(known)) {
+      std::vector<std::string_view> all(std::begin(known), std::end(known));
+      for (const auto &s : switches)
+        all.push_back(s.first);
+      return "unknown option '" + flag + "'" +
+             capture::rt::suggestName(flag, all);
+    }
     if (!hasValue) {
       if (i + 1 >= argc)
         return "option " + flag + " needs a value";

@@ -2,6 +2,7 @@
 
 #include "capture/Dialect/Ag/IR/AgDialect.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
+#include "capture/rt/suggest.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
@@ -229,23 +230,8 @@ LogicalResult AgDialect::verifyOperationAttribute(Operation *op,
 
 std::string capture::ag::suggestName(StringRef name,
                                      ArrayRef<StringRef> known) {
-  std::string lower = name.lower();
-  unsigned limit = std::max<unsigned>(2, name.size() / 3);
-  StringRef best;
-  unsigned bestDistance = limit + 1;
-  for (StringRef candidate : known) {
-    unsigned d = StringRef(lower).edit_distance(candidate.lower(),
-                                                /*AllowReplacements=*/true,
-                                                /*MaxEditDistance=*/limit + 1);
-    // Never a guess that replaces the whole name ('y' for 'x').
-    if (d < bestDistance && d < name.size()) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  if (best.empty() || best == name)
-    return "";
-  return (" (did you mean '" + best + "'?)").str();
+  std::vector<std::string_view> candidates(known.begin(), known.end());
+  return rt::suggestName(name, candidates);
 }
 
 /// The discardable attributes of the dialect that ag ops may carry: what

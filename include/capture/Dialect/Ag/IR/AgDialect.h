@@ -44,10 +44,8 @@ inline constexpr llvm::StringLiteral kIndexChecksAttr = "ag.index_checks";
 inline constexpr llvm::StringLiteral kOpPlanAttrs[] = {
     kPlacesAttr, kPartialsAttr, kStagesAttr};
 
-/// " (did you mean 'X'?)" when one of `known` is a near miss of `name`
-/// (case-insensitive edit distance at most 2, or a third of its length,
-/// and less than its length: a one-letter name is not replaced by
-/// another), else "".
+/// " (did you mean 'X'?)" when one of `known` is a near miss of `name`,
+/// else "": the runtime's rule (capture/rt/suggest.h), for LLVM strings.
 std::string suggestName(llvm::StringRef name,
                         llvm::ArrayRef<llvm::StringRef> known);
 

@@ -2,7 +2,9 @@
 //
 // A caller's entry, input, weight or probe name that the module lacks is an
 // error; when one of the module's names is a likely intended spelling, the
-// message says so rather than leaving the user to compare lists.
+// message says so rather than leaving the user to compare lists. The
+// compiler (ag::suggestName), capture-run's options and the runtime share
+// this one rule, so a typo is corrected alike wherever it is made.
 //
 //===----------------------------------------------------------------------===//
 
