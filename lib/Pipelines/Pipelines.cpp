@@ -34,6 +34,7 @@ void capture::buildCapturePipeline(OpPassManager &pm,
       LowerToGPUOptions{options.workgroupSize, options.target}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createBoundKernelLoops());
   pm.addPass(createInsertBarriers());
   pm.addPass(createKernelsToSPIRV());
   OpPassManager &spv = pm.nest<spirv::ModuleOp>();

@@ -18,7 +18,7 @@
 // WG1025: error: ag-lower-to-gpu: workgroup-size must be in [1, 1024], got 1025
 // WG1024: #spirv.entry_point_abi<workgroup_size = [1024, 1, 1]>
 // The gpu preset keeps storage-buffer reads.
-// GPU: ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536>
+// GPU: ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536, max_loop_iterations = 0>
 
 // CHECK: ag.buffer_plan = #ag.buffer_plan<alignment = 64,
 // CHECK-DAG: ag.weight @w : tensor<3xf32> {ag.place = #ag.place<weights, 0>}

@@ -6,7 +6,7 @@
 // texel holding it and extracts its lane. Written variables, integer
 // variables and variables over max_texel_elements stay storage buffers.
 
-module attributes {ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 65536>} {
+module attributes {ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 65536, max_loop_iterations = 65535>} {
   spirv.module @__spv__k Logical GLSL450 {
     spirv.GlobalVariable @vec bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<8 x vector<4xf32>, stride=16> [0])>, StorageBuffer>
     spirv.GlobalVariable @scalar bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.array<6 x f32, stride=4> [0])>, StorageBuffer>
@@ -75,7 +75,7 @@ module attributes {ag.target = #ag.target<read_path = texel, subgroup_size = 8, 
 
 // read_path = ssbo (the gpu preset) changes nothing.
 
-module attributes {ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536>} {
+module attributes {ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536, max_loop_iterations = 0>} {
   spirv.module @__spv__k Logical GLSL450 {
     spirv.GlobalVariable @in bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<6 x f32, stride=4> [0])>, StorageBuffer>
     spirv.GlobalVariable @out bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.array<6 x f32, stride=4> [0])>, StorageBuffer>

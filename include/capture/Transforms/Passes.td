@@ -180,4 +180,31 @@ def InsertBarriers : Pass<"ag-insert-barriers", "::mlir::ModuleOp"> {
   let dependentDialects = ["::capture::ag::AgDialect"];
 }
 
+def BoundKernelLoops : Pass<"ag-bound-kernel-loops", "::mlir::ModuleOp"> {
+  let summary = "Unroll kernel loops that would pass the target's iteration limit";
+  let description = [{
+    After `ag-lower-to-gpu`, on modules whose `#ag.target` sets
+    `max_loop_iterations` (the lavapipe preset: 65535). llvmpipe counts
+    the loop iterations of each invocation, all its loops together, and
+    past 65535 it ends the loops without a word: a row sum, a softmax row,
+    a matmul's K walk or a whole-tensor loss longer than that would give
+    a silently wrong result. For every kernel the pass bounds what one
+    invocation runs: each `scf.for`'s trip count from its bounds (a
+    constant, a chunk `[lo, min(lo + c, n))`, or a grid-stride step of
+    `gpu.grid_dim` times a constant with the kernel's launch grids), times
+    the loops around it. While the bound exceeds the limit it unrolls the
+    loop that runs the most iterations itself (`loopUnrollByFactor`; the
+    order of every operation is kept, so results are the same to the bit)
+    and marks the kernel `ag.loop_iterations = array<i64: before, after>`.
+    A loop it cannot bound, or a kernel that unrolling would grow past
+    `max-ops` operations, is an error naming the kernel.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", /*default=*/"200000",
+           "The most operations unrolling may grow one kernel to">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // CAPTURE_TRANSFORMS_PASSES_TD

@@ -87,7 +87,8 @@ int64_t SegmentAttr::getByteSize() const {
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ReadPath readPath, int64_t subgroupSize,
-                                 int64_t maxTexelElements) {
+                                 int64_t maxTexelElements,
+                                 int64_t maxLoopIterations) {
   if (subgroupSize < 1 || !llvm::isPowerOf2_64(subgroupSize))
     return emitError() << "target subgroup_size must be a power of two >= 1, "
                           "got "
@@ -97,6 +98,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "target max_texel_elements must be >= 65536 (what "
                           "Vulkan guarantees), got "
                        << maxTexelElements;
+  if (maxLoopIterations < 0)
+    return emitError() << "target max_loop_iterations must be >= 0 (0: no "
+                          "limit), got "
+                       << maxLoopIterations;
   return success();
 }
 
@@ -436,12 +441,14 @@ LogicalResult InitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   ReadPath readPath = ReadPath::ssbo;
-  int64_t subgroupSize = 0, maxTexelElements = 0;
+  int64_t subgroupSize = 0, maxTexelElements = 0, maxLoopIterations = 0;
   auto parseValue = [&](size_t i) -> ParseResult {
     if (i == 1)
       return parser.parseInteger(subgroupSize);
     if (i == 2)
       return parser.parseInteger(maxTexelElements);
+    if (i == 3)
+      return parser.parseInteger(maxLoopIterations);
     SMLoc at = parser.getCurrentLocation();
     StringRef word;
     if (parser.parseKeyword(&word))
@@ -455,17 +462,20 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
     return success();
   };
   if (failed(parseFields(parser, "#ag.target",
-                         {"read_path", "subgroup_size", "max_texel_elements"},
+                         {"read_path", "subgroup_size", "max_texel_elements",
+                          "max_loop_iterations"},
                          parseValue)))
     return {};
   return parser.getChecked<TargetAttr>(loc, parser.getContext(), readPath,
-                                       subgroupSize, maxTexelElements);
+                                       subgroupSize, maxTexelElements,
+                                       maxLoopIterations);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
   printer << "<read_path = " << stringifyReadPath(getReadPath())
           << ", subgroup_size = " << getSubgroupSize()
-          << ", max_texel_elements = " << getMaxTexelElements() << ">";
+          << ", max_texel_elements = " << getMaxTexelElements()
+          << ", max_loop_iterations = " << getMaxLoopIterations() << ">";
 }
 
 Attribute BufferPlanAttr::parse(AsmParser &parser, Type) {

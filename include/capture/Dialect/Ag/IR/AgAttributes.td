@@ -95,7 +95,7 @@ def Ag_TargetAttr : AttrDef<Ag_Dialect, "Target"> {
     from its `target` preset unless already there; the kernel templates and
     `ag-spirv-texel-reads` read it:
     `#ag.target<read_path = texel, subgroup_size = 8,
-    max_texel_elements = 134217728>`.
+    max_texel_elements = 134217728, max_loop_iterations = 65535>`.
 
     - `read_path`: `texel` reads every read-only f32 kernel input through a
       storage texel buffer (RGBA32F), which CPU Vulkan drivers (llvmpipe)
@@ -105,10 +105,16 @@ def Ag_TargetAttr : AttrDef<Ag_Dialect, "Target"> {
     - `max_texel_elements`: the largest texel buffer (in texels) a kernel
       may read through a texel view; larger inputs stay storage buffers.
       The runtime checks the device's `maxTexelBufferElements` at load.
+    - `max_loop_iterations`: the most loop iterations one invocation may
+      run, all its loops together (0: no limit). llvmpipe ends an
+      invocation's loops after 65535 iterations without a word, so
+      `ag-bound-kernel-loops` unrolls the loops of a kernel past it, or
+      refuses the kernel.
   }];
   let parameters = (ins "::capture::ag::ReadPath":$read_path,
                         "int64_t":$subgroup_size,
-                        "int64_t":$max_texel_elements);
+                        "int64_t":$max_texel_elements,
+                        "int64_t":$max_loop_iterations);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
