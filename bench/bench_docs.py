@@ -77,7 +77,11 @@ def _section(report, args, has_plot):
         fl = report["floor"]
         lines.append("Floor terms on the same device: submit + wait with one "
                      "tiny dispatch %.1f µs; each further dependent dispatch "
-                     "%.2f µs; 1 MiB upload + download %.1f µs. Host overhead "
+                     "%.2f µs; 1 MiB upload + download %.1f µs (the 1 MiB "
+                     "step less the tiny one and less its kernel's extra "
+                     "device time; all three without llvmpipe's pool). "
+                     "The run's figures are in `build/bench/results.json` "
+                     "unless `--json` says otherwise. Host overhead "
                      "is the median over the calls of pack + submit + unpack "
                      "per replay (not the wait), from `capture-run --profile`. "
                      "llvmpipe threads: what `capture-run --cpu-threads auto` "

@@ -10,13 +10,16 @@ mean the replay is faster.
 Also measured, on the same device: the floor terms (an empty-ish replay:
 submit + wait with one tiny dispatch; the gap each extra dispatch adds; a
 1 MiB upload + download) and the host overhead per replay (pack + submit +
-unpack, not the wait), from capture-run's profile. Where capture-run chose
+unpack, not the wait), from capture-run's profile. The floor runs without
+llvmpipe's pool, and the 1 MiB term is the step's time above the tiny one
+less the extra device time of its kernel (--profile). Where capture-run chose
 a spinning wait (--wait auto), each round also replays with --wait block:
 the "blocking wait / replay" ratio is what the spin gains.
 
 usage: bench/run.py [--build DIR] [--steps 100] [--rounds 3]
                     [--workloads ppo64,ppo256,ppo1024,mlp128] [--device SEL]
-                    [--json FILE] [--write-docs] [--no-floor]
+                    [--json FILE (default build/bench/results.json)]
+                    [--write-docs] [--no-floor]
 --write-docs rewrites the measured section of docs/benchmarks.md and
 docs/benchmarks.png (matplotlib). Needs nothing outside this checkout.
 """
@@ -43,6 +46,8 @@ p.add_argument("--json")
 p.add_argument("--write-docs", action="store_true")
 p.add_argument("--no-floor", action="store_true")
 a = p.parse_args()
+if a.json is None:
+    a.json = os.path.join(a.build, "bench", "results.json")
 if a.steps < 2 or a.rounds < 1:
     p.error("--steps must be >= 2 and --rounds >= 1")
 
@@ -175,17 +180,28 @@ def floor_terms():
                        check=True)
         subprocess.run([interp, src, "--make-inputs", os.path.join(out, name)],
                        check=True, capture_output=True)
+        # Without llvmpipe's pool, whose fork/join per dispatch would be
+        # counted as the floor's (what auto picks for PPO at batch 64).
         args = [run, mod, "--input", "x=" + os.path.join(out, name, "x.npy"),
-                "--repeat", str(max(a.steps, 200)), "--json"] + device_args()
+                "--repeat", str(max(a.steps, 200)), "--json",
+                "--cpu-threads", "0"] + device_args()
         meds = []
         for _ in range(a.rounds):
             t = json.loads(subprocess.run(args, check=True, capture_output=True,
                                           text=True).stdout)["timing"]
             meds.append(t["median_us"])
         result[name] = statistics.median(meds)
+        # The kernels' own device time, to take out of the transfers.
+        prof = json.loads(subprocess.run(args + ["--profile"], check=True,
+                                         capture_output=True,
+                                         text=True).stdout)["profile"]
+        result[name + "_kernels"] = sum(k["median_call_us"]
+                                        for k in prof["kernels"])
+    kernel_delta = result["mib_kernels"] - result["one_kernels"]
     return {"submit_wait_us": result["one"],
             "per_dispatch_us": (result["chain"] - result["one"]) / 64,
-            "mib_round_trip_us": result["mib"] - result["one"]}
+            "mib_round_trip_us": result["mib"] - result["one"] - kernel_delta,
+            "mib_kernel_us": result["mib_kernels"]}
 
 
 report = {"date": datetime.date.today().isoformat(), "steps": a.steps,

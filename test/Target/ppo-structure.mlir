@@ -41,3 +41,9 @@
 // Scratch within 1.1x of the liveness lower bound (the most bytes live at
 // one dispatch): 1.00x to 1.09x.
 // INFO: train{{ +}}scratch {{[0-9]+}} bytes, liveness lower bound {{[0-9]+}} bytes (1.0{{[0-9]}}x)
+// One packed upload and one packed download per step: the entry's inputs
+// are one Input buffer and its outputs one Output buffer (the runtime
+// records the entry as one command buffer, submitted once per call).
+// INFO: buffers:
+// INFO: {{^}}  Input{{ +}}1{{ }}
+// INFO: {{^}}  Output{{ +}}1{{ }}
