@@ -188,6 +188,10 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
     }
   }
   kernel.bindingKinds = bindingKindsOf(spv, kernel.numBindings);
+  // [before, after] ag-bound-kernel-loops unrolled it: what it runs now.
+  if (auto bound = func->getAttrOfType<DenseI64ArrayAttr>(kLoopIterationsAttr);
+      bound && !bound.empty())
+    kernel.loopIterations = static_cast<uint64_t>(bound.asArrayRef().back());
   desc->kernels.push_back(std::move(kernel));
   uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
   // By the lowering's convention the last argument is the one written,

@@ -195,8 +195,10 @@ static int64_t opCount(gpu::GPUFuncOp func) {
 void BoundKernelLoopsPass::runOnOperation() {
   ModuleOp module = getOperation();
   auto target = module->getAttrOfType<ag::TargetAttr>(kTargetAttr);
-  if (!target || target.getMaxLoopIterations() == 0)
+  if (!target)
     return;
+  // 0: no limit; the bounds are still recorded, for the loader to check a
+  // module compiled for another target against llvmpipe.
   uint64_t limit = static_cast<uint64_t>(target.getMaxLoopIterations());
   MLIRContext *ctx = module.getContext();
 
@@ -238,6 +240,8 @@ void BoundKernelLoopsPass::runOnOperation() {
       auto iterations = [&]() -> FailureOr<uint64_t> {
         KernelBounds bounds = base;
         uint64_t n = regionIterations(func.getBody(), bounds);
+        if (bounds.unbounded && limit == 0)
+          return kMany;
         if (bounds.unbounded) {
           report->emitError()
               << "kernel '" << func.getName()
@@ -253,8 +257,10 @@ void BoundKernelLoopsPass::runOnOperation() {
       FailureOr<uint64_t> before = iterations();
       if (failed(before))
         return signalPassFailure();
+      if (*before == kMany)
+        continue; // Unbounded, on a target without a limit: nothing said.
       uint64_t now = *before;
-      while (now > limit) {
+      while (limit != 0 && now > limit) {
         SmallVector<Charge> charges;
         collectCharges(func.getBody(), 1, charges);
         auto most =
@@ -290,9 +296,9 @@ void BoundKernelLoopsPass::runOnOperation() {
           return signalPassFailure();
         now = *after;
       }
-      if (now != *before)
+      if (*before != 0)
         func->setAttr(
-            "ag.loop_iterations",
+            kLoopIterationsAttr,
             DenseI64ArrayAttr::get(ctx, {static_cast<int64_t>(*before),
                                          static_cast<int64_t>(now)}));
     }

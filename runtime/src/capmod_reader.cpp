@@ -291,6 +291,7 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
     if (k->binding_kinds())
       for (auto kind : *k->binding_kinds())
         kd.bindingKinds.push_back(static_cast<BindingKind>(kind));
+    kd.loopIterations = k->loop_iterations();
     desc.kernels.push_back(std::move(kd));
   }
   for (const fb::Buffer *b : *m->buffers())

@@ -573,6 +573,14 @@ Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
                   " uses subgroup arithmetic (SPIR-V capability "
                   "GroupNonUniformArithmetic), which compute shaders "
                   "on this device lack (VkPhysicalDeviceSubgroupProperties)");
+    if (limits.maxLoopIterations != 0 &&
+        k.loopIterations > limits.maxLoopIterations)
+      return fail(where + " runs up to " + str(k.loopIterations) +
+                  " loop iterations in one invocation (compile the module "
+                  "with capture-aot --target=lavapipe, which unrolls them): "
+                  "llvmpipe ends an invocation's loops after " +
+                  str(limits.maxLoopIterations) +
+                  ", which would make the results wrong");
     if (texel && !limits.rgba32fStorageTexelBuffer)
       return fail(where + " has TexelBufferRgba32f bindings, but "
                           "VK_FORMAT_R32G32B32A32_SFLOAT has no "

@@ -129,7 +129,8 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
       kinds = b.CreateVector(values);
     }
     kernels.push_back(fb::CreateKernel(b, name, entryPoint, spirv, wg,
-                                       k.numBindings, shapes, kinds));
+                                       k.numBindings, shapes, kinds,
+                                       k.loopIterations));
   }
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)

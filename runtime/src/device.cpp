@@ -332,6 +332,9 @@ void fillLimits(Device::Impl &impl, uint32_t instanceVersion) {
   for (uint32_t i = 0; i < impl.memory.memoryHeapCount; ++i)
     largestHeap = std::max(largestHeap, impl.memory.memoryHeaps[i].size);
   d.maxAllocationSize = largestHeap;
+  // llvmpipe reports no such limit; it is a constant of its code generator.
+  d.maxLoopIterations =
+      impl.info.name.find("llvmpipe") != std::string::npos ? 65535 : 0;
   if (instanceVersion >= VK_API_VERSION_1_1 &&
       impl.properties.apiVersion >= VK_API_VERSION_1_1) {
     VkPhysicalDeviceSubgroupProperties subgroup{};

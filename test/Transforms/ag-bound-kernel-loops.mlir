@@ -1,7 +1,8 @@
 // RUN: capture-opt %s -split-input-file -ag-bound-kernel-loops | FileCheck %s
 
 // A loop of 100 iterations under a limit of 64: unrolled 4x (twice the
-// overshoot, rounded up), 25 iterations; the kernel records both counts.
+// overshoot, rounded up), 25 iterations; the kernel records both counts
+// (the module writer keeps the second).
 
 module attributes {gpu.container_module, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 65536, max_loop_iterations = 64>} {
   gpu.module @sum {
@@ -67,12 +68,12 @@ module attributes {gpu.container_module, ag.target = #ag.target<read_path = texe
 // invocation's index, step gpu.grid_dim x 64) launched on 4 groups over
 // 10000 items runs ceil(10000 / 256) = 40 times; a chunk [lo, min(lo + 16,
 // n)) 16 times; a loop over the subgroups at most once per invocation of
-// the launch's 64. 40 + 16 + 64 <= 120.
+// the launch's 64. 40 + 16 + 64 <= 120: recorded, for the loader.
 
 module attributes {gpu.container_module, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 65536, max_loop_iterations = 120>} {
   gpu.module @fits {
     // CHECK-LABEL: gpu.func @fits
-    // CHECK-NOT: ag.loop_iterations
+    // CHECK-SAME: ag.loop_iterations = array<i64: 120, 120>
     // CHECK: scf.for
     // CHECK: scf.for
     // CHECK: scf.for
@@ -118,12 +119,14 @@ module attributes {gpu.container_module, ag.target = #ag.target<read_path = texe
 
 // -----
 
-// A target without a limit (the gpu preset's 0) leaves every loop alone.
+// A target without a limit (the gpu preset's 0) leaves every loop alone;
+// the bound is recorded all the same, so that the runtime can refuse the
+// kernel on llvmpipe.
 
 module attributes {gpu.container_module, ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536, max_loop_iterations = 0>} {
   gpu.module @gpu {
     // CHECK-LABEL: gpu.func @gpu
-    // CHECK-NOT: ag.loop_iterations
+    // CHECK-SAME: ag.loop_iterations = array<i64: 100000, 100000>
     // CHECK: %[[C1:.*]] = arith.constant 1 : index
     // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1]]
     gpu.func @gpu(%in: memref<100000xf32>, %out: memref<1xf32>) kernel {

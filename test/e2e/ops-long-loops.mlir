@@ -7,6 +7,8 @@
 // RUN: capture-aot %s -o %t/unfused.capmod --fuse=false
 // RUN: capture-run %t/unfused.capmod %{inputs} --output-dir %t/gpu-unfused > /dev/null
 // RUN: capture-interp %s %{inputs} --compare %t/gpu-unfused --tolerance 1e-5 | FileCheck %s
+// RUN: capture-aot %s -o %t/for-gpu.capmod --target=gpu
+// RUN: not capture-run %t/for-gpu.capmod --device cpu %{inputs} 2>&1 | FileCheck %s --check-prefix=REFUSED
 
 // Loops past llvmpipe's limit: it ends an invocation's loops after 65535
 // iterations, all its loops together, and returns what they had by then.
@@ -27,6 +29,11 @@
 // CHECK-DAG: compare lsm: {{.*}}: ok
 // CHECK-DAG: compare mse: {{.*}}: ok
 // CHECK-NOT: FAIL
+
+// The gpu target unrolls nothing (GPUs have no such limit) but records
+// each kernel's bound, so lavapipe refuses the module instead of running
+// it wrong.
+// REFUSED: capture-run: error: {{.*}}kernel {{[0-9]+}} ('matmul_0') runs up to 67500 loop iterations in one invocation (compile the module with capture-aot --target=lavapipe, which unrolls them): llvmpipe ends an invocation's loops after 65535, which would make the results wrong on device '{{.*}}llvmpipe
 
 ag.forward @f(%a: tensor<2x270000xf32> {ag.name = "a"}, %b: tensor<3x270000xf32> {ag.name = "b"},
               %r: tensor<2x70000xf32> {ag.name = "r"}, %c: tensor<70000x3xf32> {ag.name = "c"},

@@ -55,6 +55,9 @@ inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";
 inline constexpr llvm::StringLiteral kProbesAttr = "ag.probes";
 /// Module attribute: the #ag.target the kernels are shaped for.
 inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
+/// On a kernel's gpu.func: array<i64: before, after>, the most loop
+/// iterations one invocation runs before and after ag-bound-kernel-loops.
+inline constexpr llvm::StringLiteral kLoopIterationsAttr = "ag.loop_iterations";
 /// Attribute on a gpu.func whose argument types are not its tensors' (vec4
 /// views): the tensor shape of each argument, as DenseI64ArrayAttrs.
 inline constexpr llvm::StringLiteral kBindingShapesAttr = "ag.binding_shapes";

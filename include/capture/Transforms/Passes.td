@@ -197,7 +197,11 @@ def BoundKernelLoops : Pass<"ag-bound-kernel-loops", "::mlir::ModuleOp"> {
     order of every operation is kept, so results are the same to the bit)
     and marks the kernel `ag.loop_iterations = array<i64: before, after>`.
     A loop it cannot bound, or a kernel that unrolling would grow past
-    `max-ops` operations, is an error naming the kernel.
+    `max-ops` operations, is an error naming the kernel. On a target
+    without a limit (the gpu preset) it unrolls nothing but still records
+    each bounded kernel's count, which the module writer keeps
+    (`Kernel.loop_iterations`) so that the loader can refuse the module on
+    llvmpipe.
   }];
   let options = [
     Option<"maxOps", "max-ops", "int64_t", /*default=*/"200000",

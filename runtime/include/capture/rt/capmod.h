@@ -95,6 +95,10 @@ struct DeviceLimits {
   /// Whether the device offers the robustBufferAccess feature; a runtime
   /// device is only ever created with it enabled (checkDeviceFeatures).
   bool robustBufferAccess = false;
+  /// The most loop iterations one invocation may run, all its loops
+  /// together (0: no limit): 65535 on llvmpipe, which silently ends an
+  /// invocation's loops there (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS).
+  uint64_t maxLoopIterations = 0;
 };
 
 /// Checks that a device offers the features the runtime enables on every

@@ -91,6 +91,9 @@ struct KernelDesc {
   /// How each binding is bound, one per binding; empty: every binding is a
   /// storage buffer.
   std::vector<BindingKind> bindingKinds;
+  /// The most loop iterations one invocation runs (all its loops together),
+  /// as the compiler bounded them; 0: no loops, or the file does not say.
+  uint64_t loopIterations = 0;
 };
 
 /// Bytes of one RGBA32F texel: texel-buffer ranges are multiples of it.
