@@ -161,6 +161,7 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
       kc.texelBindings += kind == BindingKind::TexelBufferRgba32f;
     kc.workgroupSize = k.workgroupSize;
     kc.spirvBytes = k.spirv.size() * sizeof(uint32_t);
+    kc.loopIterations = k.loopIterations;
     c.kernels.push_back(std::move(kc));
   }
   for (const EntryDesc &e : desc.entries) {

@@ -372,7 +372,7 @@ TEST(Validation, ReportsALeakedBufferAtDeviceDestruction) {
     // Never destroyed, on purpose; kept reachable from a static so that
     // LeakSanitizer (scripts/sanitize.sh) does not report the host object
     // too: the Vulkan objects are what this test is about.
-    static Buffer *leaked = nullptr;
+    [[maybe_unused]] static Buffer *leaked = nullptr;
     leaked = new Buffer(std::move(buffer).value());
     EXPECT_EQ(collector.count(), 0u) << collector.all();
   }

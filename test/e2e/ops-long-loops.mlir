@@ -7,7 +7,9 @@
 // RUN: capture-aot %s -o %t/unfused.capmod --fuse=false
 // RUN: capture-run %t/unfused.capmod %{inputs} --output-dir %t/gpu-unfused > /dev/null
 // RUN: capture-interp %s %{inputs} --compare %t/gpu-unfused --tolerance 1e-5 | FileCheck %s
+// RUN: capture-run %t/m.capmod --info --json | FileCheck %s --check-prefix=INFO
 // RUN: capture-aot %s -o %t/for-gpu.capmod --target=gpu
+// RUN: capture-run %t/for-gpu.capmod --info --json | FileCheck %s --check-prefix=INFO-GPU
 // RUN: not capture-run %t/for-gpu.capmod --device cpu %{inputs} 2>&1 | FileCheck %s --check-prefix=REFUSED
 
 // Loops past llvmpipe's limit: it ends an invocation's loops after 65535
@@ -29,6 +31,12 @@
 // CHECK-DAG: compare lsm: {{.*}}: ok
 // CHECK-DAG: compare mse: {{.*}}: ok
 // CHECK-NOT: FAIL
+
+// The module records what each kernel runs now (the matmul's 67500 K
+// blocks unrolled 4x), and --info shows it.
+// INFO: "name":"matmul_0",{{[^}]*}}"loop_iterations":16875}
+// INFO: "name":"sum_1",{{[^}]*}}"loop_iterations":17500}
+// INFO-GPU: "name":"matmul_0",{{[^}]*}}"loop_iterations":67500}
 
 // The gpu target unrolls nothing (GPUs have no such limit) but records
 // each kernel's bound, so lavapipe refuses the module instead of running

@@ -178,6 +178,8 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
     json.value(k.spirvBytes);
     json.key("dispatches");
     json.value(k.dispatches);
+    json.key("loop_iterations");
+    json.value(k.loopIterations);
     json.endObject();
   }
   json.endArray();

@@ -183,7 +183,7 @@ def InsertBarriers : Pass<"ag-insert-barriers", "::mlir::ModuleOp"> {
 def BoundKernelLoops : Pass<"ag-bound-kernel-loops", "::mlir::ModuleOp"> {
   let summary = "Unroll kernel loops that would pass the target's iteration limit";
   let description = [{
-    After `ag-lower-to-gpu`, on modules whose `#ag.target` sets
+    After `ag-lower-to-gpu`; the limit is the `#ag.target`'s
     `max_loop_iterations` (the lavapipe preset: 65535). llvmpipe counts
     the loop iterations of each invocation, all its loops together, and
     past 65535 it ends the loops without a word: a row sum, a softmax row,

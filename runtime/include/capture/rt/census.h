@@ -36,6 +36,9 @@ struct KernelCensus {
   uint64_t spirvBytes = 0;
   /// Dispatches of the kernel, summed over every entry.
   uint64_t dispatches = 0;
+  /// KernelDesc::loopIterations: the most loop iterations one invocation
+  /// runs, as the compiler bounded them (0: no loops, or not said).
+  uint64_t loopIterations = 0;
 };
 
 /// One entry of a module.
