@@ -252,6 +252,30 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
   auto bufferSize = [](Type type) {
     return static_cast<uint64_t>(cast<MemRefType>(type).getNumElements());
   };
+  auto isBuffer = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.hasStaticShape() && memref.getRank() == 1 &&
+           memref.getElementType().isInteger(8);
+  };
+  if (func.getNumArguments() != 2 ||
+      !llvm::all_of(func.getArgumentTypes(), isBuffer))
+    return func.emitOpError()
+           << "must take its packed input and output buffers (two static "
+              "memref<Nxi8>), but takes "
+           << func.getFunctionType().getInputs();
+  auto inputLayout =
+      func->getAttrOfType<ArrayAttr>(ForwardOp::getInputLayoutAttrName());
+  auto outputLayout =
+      func->getAttrOfType<ArrayAttr>(ForwardOp::getOutputLayoutAttrName());
+  auto segments = [](ArrayAttr list) {
+    return list && llvm::all_of(list, llvm::IsaPred<SegmentAttr>);
+  };
+  if (!segments(inputLayout) || !segments(outputLayout))
+    return func.emitOpError()
+           << "needs '" << ForwardOp::getInputLayoutAttrName() << "' and '"
+           << ForwardOp::getOutputLayoutAttrName()
+           << "' as arrays of #ag.segment: run ag-pack-io "
+              "before writing";
   rt::EntryDesc entry;
   entry.name = func.getName().str();
   entry.kind = rt::EntryKind::Forward;
@@ -261,9 +285,14 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
       addBuffer(rt::BufferKind::Output, bufferSize(func.getArgumentTypes()[1]));
   auto scratchName = func->getAttrOfType<FlatSymbolRefAttr>(kScratchAttr);
   auto scratchGlobal =
-      SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(func, scratchName);
+      scratchName ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                        func, scratchName)
+                  : nullptr;
   if (!scratchGlobal)
-    return func.emitOpError() << "has no scratch global";
+    return func.emitOpError()
+           << "has no scratch global (its '" << kScratchAttr
+           << "' attribute names no memref.global): run ag-lower-to-gpu "
+              "before writing";
   uint32_t scratch = addBuffer(rt::BufferKind::Scratch,
                                scratchGlobal.getType().getNumElements());
 
@@ -312,18 +341,20 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
   if (walk.wasInterrupted())
     return failure();
 
-  for (Attribute a :
-       func->getAttrOfType<ArrayAttr>(ForwardOp::getInputLayoutAttrName()))
+  for (Attribute a : inputLayout)
     entry.inputs.push_back(slotOf(cast<SegmentAttr>(a), input));
-  for (Attribute a :
-       func->getAttrOfType<ArrayAttr>(ForwardOp::getOutputLayoutAttrName()))
+  for (Attribute a : outputLayout)
     entry.outputs.push_back(slotOf(cast<SegmentAttr>(a), output));
   if (auto list = func->getAttrOfType<ArrayAttr>(kProbesAttr)) {
     for (Attribute a : list) {
-      auto dict = cast<DictionaryAttr>(a);
-      auto kind = dict.getAs<BufferKindAttr>("buffer");
-      if (!kind)
-        return func.emitOpError() << "has a probe without an #ag.buffer: " << a;
+      auto dict = dyn_cast<DictionaryAttr>(a);
+      auto kind = dict ? dict.getAs<BufferKindAttr>("buffer") : nullptr;
+      auto segment = dict ? dict.getAs<SegmentAttr>("segment") : nullptr;
+      if (!kind || !segment)
+        return func.emitOpError()
+               << "has a probe that is not {buffer = #ag.buffer<...>, "
+                  "segment = #ag.segment<...>}: "
+               << a;
       uint32_t buffer = 0;
       switch (kind.getValue()) {
       case BufferKind::input:
@@ -345,13 +376,19 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
         buffer = globalBuffers.lookup(kConstantsGlobal);
         break;
       }
-      entry.probes.push_back(
-          slotOf(dict.getAs<SegmentAttr>("segment"), buffer));
+      entry.probes.push_back(slotOf(segment, buffer));
     }
   }
   if (auto checks = func->getAttrOfType<ArrayAttr>(kIndexChecksAttr)) {
     for (Attribute a : checks) {
-      auto d = cast<DictionaryAttr>(a);
+      auto d = dyn_cast<DictionaryAttr>(a);
+      if (!d || !d.getAs<StringAttr>("output") || !d.getAs<StringAttr>("op") ||
+          !d.getAs<StringAttr>("input") || !d.getAs<IntegerAttr>("bound") ||
+          !d.getAs<StringAttr>("loc"))
+        return func.emitOpError()
+               << "has an index check that is not {output, op, input, "
+                  "bound, loc}: "
+               << a;
       rt::IndexCheckDesc check;
       check.output = d.getAs<StringAttr>("output").str();
       check.op = d.getAs<StringAttr>("op").str();
@@ -369,13 +406,25 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
 
 LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
   auto info = func->getAttrOfType<DictionaryAttr>(kTrainAttr);
-  auto pack = SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(
-      func, info.getAs<FlatSymbolRefAttr>("pack"));
-  auto adamw = info.getAs<AdamWAttr>("adamw");
-  if (!pack || !adamw || !info.get("hyper_input") ||
-      !info.get("grad_norm_output"))
+  auto packName = info ? info.getAs<FlatSymbolRefAttr>("pack") : nullptr;
+  auto pack =
+      packName
+          ? SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(func, packName)
+          : nullptr;
+  auto adamw = info ? info.getAs<AdamWAttr>("adamw") : nullptr;
+  bool placed =
+      pack &&
+      llvm::all_of(
+          ArrayRef<StringRef>{kPlaceAttr, kMoment1PlaceAttr, kMoment2PlaceAttr,
+                              kGradsPlaceAttr},
+          [&](StringRef name) { return pack->getAttrOfType<PlaceAttr>(name); });
+  if (!placed || !adamw || !info.getAs<StringAttr>("hyper_input") ||
+      !info.getAs<StringAttr>("grad_norm_output"))
     return func.emitOpError()
-           << "has an incomplete '" << kTrainAttr << "' attribute: " << info;
+           << "has an incomplete '" << kTrainAttr << "' attribute "
+           << "(expected a placed pack, adamw, hyper_input and "
+              "grad_norm_output): "
+           << func->getAttr(kTrainAttr);
   auto f32 = [](const APFloat &v) {
     APFloat copy = v;
     bool lost;

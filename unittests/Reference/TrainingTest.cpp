@@ -415,4 +415,89 @@ TEST_F(TrainingTest, ErrorMomentsOfWrongSize) {
       << errors;
 }
 
+/// kSplitStep with each edit's first `from` replaced by its `to`.
+std::string
+editedStep(std::initializer_list<std::pair<StringRef, StringRef>> edits) {
+  std::string text = kSplitStep;
+  for (auto [from, to] : edits) {
+    size_t at = text.find(from.str());
+    EXPECT_NE(at, std::string::npos) << from.str();
+    if (at != std::string::npos)
+      text.replace(at, from.size(), to.str());
+  }
+  return text;
+}
+
+TEST_F(TrainingTest, ErrorForwardEntryIsNotATrainingStep) {
+  module = parse(R"mlir(
+    ag.forward @predict(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+      ag.return %x : tensor<2xf32>
+    })mlir");
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    errors += diag.str() + "\n";
+    return success();
+  });
+  TrainingState state;
+  EXPECT_TRUE(
+      failed(trainStep(*module, "predict", {}, state, hyper, Precision::F32)));
+  EXPECT_NE(errors.find("@predict is an ag.forward, expected an ag.train_step"),
+            std::string::npos)
+      << errors;
+  errors.clear();
+  EXPECT_TRUE(failed(getCompiledHyper(*lookupEntry(*module, "predict"))));
+  EXPECT_NE(errors.find("@predict is an ag.forward, expected an ag.train_step "
+                        "(only training steps have hyperparameters)"),
+            std::string::npos)
+      << errors;
+}
+
+// A hand-edited step: ag.hyper names what the runtime fills, so a misspelt
+// kind, a missing AdamW input or a clip limit of the wrong shape is refused
+// before any step runs.
+TEST_F(TrainingTest, ErrorUnknownHyperKind) {
+  module =
+      parse(editedStep({{R"(ag.hyper = "adamw")", R"(ag.hyper = "adam")"}}));
+  TrainingState state;
+  EXPECT_TRUE(failed(step(state, batch(0), Precision::F32)));
+  EXPECT_NE(errors.find("input 'adamw' has ag.hyper = \"adam\", expected "
+                        "\"adamw\" or \"max_grad_norm\""),
+            std::string::npos)
+      << errors;
+  EXPECT_EQ(state.step, 0);
+}
+
+TEST_F(TrainingTest, ErrorNoAdamWHyperInput) {
+  module = parse(editedStep({{R"({ag.hyper = "adamw", ag.name = "adamw"})",
+                              R"({ag.name = "adamw"})"}}));
+  TrainingState state;
+  EXPECT_TRUE(failed(step(state, batch(0), Precision::F32)));
+  EXPECT_NE(errors.find("@train has no input with ag.hyper = \"adamw\": run "
+                        "ag-split-update"),
+            std::string::npos)
+      << errors;
+}
+
+TEST_F(TrainingTest, ErrorClipLimitOfWrongShape) {
+  // The limit as a one-element vector, broadcast like the scalar.
+  std::string text = editedStep(
+      {{"%mgn: tensor<f32> {", "%mgn: tensor<1xf32> {"},
+       {"%q = ag.div %mgn, %d : (tensor<f32>, tensor<f32>) -> tensor<f32>",
+        "%q = ag.div %mgn, %d : (tensor<1xf32>, tensor<f32>) -> tensor<1xf32>"},
+       {"%scale = ag.minimum %q, %one : (tensor<f32>, tensor<f32>) -> "
+        "tensor<f32>",
+        "%scale = ag.minimum %q, %one : (tensor<1xf32>, tensor<f32>) -> "
+        "tensor<1xf32>"},
+       {"%gs = ag.mul %g, %scale : (tensor<66xf32>, tensor<f32>)",
+        "%gs = ag.mul %g, %scale : (tensor<66xf32>, tensor<1xf32>)"}});
+  module = parse(text);
+  ASSERT_TRUE(module);
+  TrainingState state;
+  EXPECT_TRUE(failed(step(state, batch(0), Precision::F32)));
+  EXPECT_NE(errors.find("input 'max_grad_norm' (ag.hyper = \"max_grad_norm\") "
+                        "must be an f32 tensor of shape [], but is "
+                        "'tensor<1xf32>'"),
+            std::string::npos)
+      << errors;
+}
+
 } // namespace

@@ -225,3 +225,42 @@ ag.forward @f(%x: tensor<5x3xf32> {ag.name = "x"}, %y: tensor<5x4xf32> {ag.name 
   }
   ag.return %r#0 : tensor<3x4xf32>
 }
+
+// -----
+
+// The generic form, since the custom one always ends the body with ag.yield.
+"ag.forward"() <{arg_attrs = [{ag.name = "x"}], res_attrs = [{ag.name = "y"}], function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "f"}> ({
+^bb0(%x: tensor<4xf32>):
+  // expected-error @+1 {{'ag.dispatch_region' op body must end with ag.yield}}
+  %r = "ag.dispatch_region"(%x) <{kind = 1 : i32}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "ag.return"(%a) : (tensor<4xf32>) -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  "ag.return"(%r) : (tensor<4xf32>) -> ()
+}) : () -> ()
+
+// -----
+
+"ag.forward"() <{arg_attrs = [{ag.name = "x"}], res_attrs = [{ag.name = "y"}], function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "f"}> ({
+^bb0(%x: tensor<4xf32>):
+  // expected-error @+1 {{'ag.dispatch_region' op has no results, expected 1}}
+  "ag.dispatch_region"(%x) <{kind = 1 : i32}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "ag.yield"() : () -> ()
+  }) : (tensor<4xf32>) -> ()
+  "ag.return"(%x) : (tensor<4xf32>) -> ()
+}) : () -> ()
+
+// -----
+
+// The epilogue broadcasts the [4, 1] product up to the region's [4, 4].
+ag.forward @f(%x: tensor<4x4xf32> {ag.name = "x"}, %w: tensor<4x1xf32> {ag.name = "w"}) -> (tensor<4x4xf32> {ag.name = "y"}) {
+  %r = ag.dispatch_region matmul ins(%x, %w, %x : tensor<4x4xf32>, tensor<4x1xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4x1xf32>, %c: tensor<4x4xf32>):
+    // expected-error @+1 {{'ag.matmul' op has shape [4, 1], but its matmul dispatch region has shape [4, 4]}}
+    %m = ag.matmul %a, %b : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+    %s = ag.add %c, %m : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+    ag.yield %s : tensor<4x4xf32>
+  }
+  ag.return %r : tensor<4x4xf32>
+}

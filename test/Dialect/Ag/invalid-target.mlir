@@ -40,3 +40,9 @@ module attributes {ag.target = #ag.target<read_path = texel, subgroup_size = 8, 
 // expected-error @+1 {{#ag.target is missing 'max_loop_iterations'; its fields are read_path, subgroup_size, max_texel_elements, max_loop_iterations}}
 module attributes {ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 65536>} {
 }
+
+// -----
+
+// expected-error @+1 {{#ag.target expects a field name, one of read_path, subgroup_size, max_texel_elements, max_loop_iterations}}
+module attributes {ag.target = #ag.target<5>} {
+}

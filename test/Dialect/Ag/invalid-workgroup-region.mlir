@@ -60,3 +60,15 @@ ag.forward @f(%x: tensor<4x3xf32> {ag.name = "x"}, %l: tensor<1x4xi32> {ag.name 
   }
   ag.return %r : tensor<f32>
 }
+
+// -----
+
+"ag.forward"() <{arg_attrs = [{ag.name = "x"}], res_attrs = [{ag.name = "y"}], function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "f"}> ({
+^bb0(%x: tensor<4xf32>):
+  // expected-error @+1 {{'ag.workgroup_region' op has no results, expected at least one}}
+  "ag.workgroup_region"(%x) ({
+  ^bb0(%a: tensor<4xf32>):
+    "ag.yield"() : () -> ()
+  }) : (tensor<4xf32>) -> ()
+  "ag.return"(%x) : (tensor<4xf32>) -> ()
+}) : () -> ()

@@ -288,6 +288,14 @@ ag.forward @f() -> () {
 
 // -----
 
+ag.forward @f() -> () {
+  // expected-error @+1 {{expected a dense elements initial value, found "one" : tensor<f32>}}
+  %0 = ag.upload constant : tensor<f32> = "one"
+  ag.return
+}
+
+// -----
+
 ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
   // expected-error @+1 {{'ag.input_view' op view of 16 bytes at offset 4 does not fit the 16-byte buffer}}
   %x = ag.input_view %in[4] : tensor<16xi8> -> tensor<4xf32>
