@@ -417,6 +417,62 @@ TEST_F(LibraryTest, SharedWeightsMustMatch) {
   name.weights[2].name = "gain";
   EXPECT_THAT(Module::load(device, name, share).message(),
               AllOf(HasSubstr("weight 'gain'"), HasSubstr("is not in")));
+  // The bindings address weights by offset: a weight elsewhere would read
+  // another's bytes.
+  ModuleDesc moved = evalOnly();
+  moved.weights[2].offset = 272;
+  EXPECT_THAT(Module::load(device, moved, share).message(),
+              HasSubstr("weight 'bias' is at byte 272 of the Weights buffer "
+                        "here but at 256 in the module to share with, "
+                        "expected the same layout"));
+  ModuleDesc larger = evalOnly();
+  larger.buffers[larger.weightsBuffer].size = 1024;
+  EXPECT_THAT(Module::load(device, larger, share).message(),
+              HasSubstr("this module's Weights buffer is 1024 bytes, larger "
+                        "than the shared one (512 bytes)"));
+}
+
+/// A module of one entry that copies nothing and has no weights.
+ModuleDesc weightless() {
+  ModuleDesc d = makeTestModule();
+  d.kernels.clear();
+  d.buffers = {{BufferKind::Input, 256}, {BufferKind::Output, 256}};
+  d.weights.clear();
+  d.weightsBuffer = -1;
+  d.constants.reset();
+  d.constantsBuffer = -1;
+  EntryDesc e;
+  e.name = "none";
+  e.inputBuffer = 0;
+  e.outputBuffer = 1;
+  e.inputs = {{"x", {4}, DType::F32, 0, 0, 16}};
+  e.outputs = {{"y", {4}, DType::F32, 1, 0, 16}};
+  d.entries = {e};
+  return d;
+}
+
+TEST_F(LibraryTest, SharedWeightsNeedWeightsOnBothSidesAndOneDevice) {
+  std::unique_ptr<Module> a = load(makeTrainModule(false));
+  ASSERT_TRUE(a);
+  std::unique_ptr<Module> none = load(weightless());
+  ASSERT_TRUE(none);
+  LoadOptions share;
+  share.shareWeightsWith = a.get();
+  EXPECT_THAT(Module::load(device, weightless(), share).message(),
+              HasSubstr("LoadOptions::shareWeightsWith: this module has no "
+                        "weights, expected a module with weights to share"));
+  share.shareWeightsWith = none.get();
+  EXPECT_THAT(Module::load(device, evalOnly(), share).message(),
+              HasSubstr("LoadOptions::shareWeightsWith: the module to share "
+                        "with has no weights"));
+  // Another device (of the same driver) holds other memory.
+  Result<std::shared_ptr<Device>> other =
+      Device::create(deviceOptionsFromEnvironment());
+  ASSERT_TRUE(other.isOk()) << other.message();
+  share.shareWeightsWith = a.get();
+  EXPECT_THAT(Module::load(other.value(), evalOnly(), share).message(),
+              AllOf(HasSubstr("the module to share with lives on device '"),
+                    HasSubstr("expected the device this module is loaded on")));
 }
 
 } // namespace

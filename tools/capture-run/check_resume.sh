@@ -37,4 +37,14 @@ if "$run" "$@" --steps 1 --load-state "$out/bad" 2> "$out/bad.txt" > /dev/null |
   cat "$out/bad.txt" >&2
   exit 1
 fi
+# Moments of another shape (here a weight's file in their place) are
+# refused before the weights are replaced.
+cp -r "$out/b/step-2" "$out/other"
+cp "$out/b/step-2/w2.npy" "$out/other/adam.m.npy"
+if "$run" "$@" --steps 1 --load-state "$out/other" 2> "$out/other.txt" > /dev/null ||
+   ! grep -q "the moments are \[4\] (f32), expected \[[0-9]*\] (f32) (entry '[a-z]*'): a state of another module?" "$out/other.txt"; then
+  echo "check_resume: moments of another module were not refused as expected:" >&2
+  cat "$out/other.txt" >&2
+  exit 1
+fi
 echo "resumed run bitwise equal to the uninterrupted one: $(ls "$out/a/step-4" | tr '\n' ' ')"
