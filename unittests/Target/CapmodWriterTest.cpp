@@ -205,7 +205,8 @@ TEST_F(CapmodWriterTest, ErrorEntryWithoutScratch) {
 
 TEST_F(CapmodWriterTest, ErrorEntryOfTheWrongSignature) {
   func::FuncOp func = entry("predict");
-  func.insertArgument(2, func.getArgumentTypes()[0], {}, func.getLoc());
+  ASSERT_TRUE(succeeded(
+      func.insertArgument(2, func.getArgumentTypes()[0], {}, func.getLoc())));
   EXPECT_HAS(writeErrors(), "'func.func' op must take its packed input and "
                             "output buffers (two static memref<Nxi8>), but "
                             "takes 'memref<32xi8>', 'memref<16xi8>', "
@@ -234,6 +235,18 @@ TEST_F(CapmodWriterTest, ErrorProbeWithoutBufferOrSegment) {
   func->setAttr(kProbesAttr,
                 ArrayAttr::get(&context, {StringAttr::get(&context, "xw")}));
   EXPECT_HAS(writeErrors(), "has a probe that is not {buffer");
+}
+
+TEST_F(CapmodWriterTest, ErrorMalformedIndexCheck) {
+  // ag-insert-index-checks writes {output, op, input, bound, loc} records.
+  func::FuncOp func = entry("predict");
+  NamedAttribute op(StringAttr::get(&context, "op"),
+                    StringAttr::get(&context, "ag.gather"));
+  func->setAttr(ag::kIndexChecksAttr,
+                ArrayAttr::get(&context, {DictionaryAttr::get(&context, {op})}));
+  EXPECT_HAS(writeErrors(), "'func.func' op has an index check that is not "
+                            "{output, op, input, bound, loc}: {op = "
+                            "\"ag.gather\"}");
 }
 
 TEST_F(CapmodWriterTest, ErrorIncompleteTrainingInfo) {
