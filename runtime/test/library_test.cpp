@@ -434,13 +434,8 @@ TEST_F(LibraryTest, SharedWeightsMustMatch) {
 
 /// A module of one entry that copies nothing and has no weights.
 ModuleDesc weightless() {
-  ModuleDesc d = makeTestModule();
+  ModuleDesc d = makeIoOnlyModule(256, 256);
   d.kernels.clear();
-  d.buffers = {{BufferKind::Input, 256}, {BufferKind::Output, 256}};
-  d.weights.clear();
-  d.weightsBuffer = -1;
-  d.constants.reset();
-  d.constantsBuffer = -1;
   EntryDesc e;
   e.name = "none";
   e.inputBuffer = 0;

@@ -409,12 +409,7 @@ TEST_F(ModuleTest, ManyWorkgroups) {
   // last 24 invocations are cut off by the kernel's bound, which comes from
   // the size of the binding range (OpArrayLength).
   constexpr uint64_t n = 1000, bytes = n * 4;
-  ModuleDesc desc = makeTestModule();
-  desc.buffers = {{BufferKind::Input, 8192}, {BufferKind::Output, 4096}};
-  desc.weights.clear();
-  desc.weightsBuffer = -1;
-  desc.constants.reset();
-  desc.constantsBuffer = -1;
+  ModuleDesc desc = makeIoOnlyModule(8192, 4096);
   EntryDesc e;
   e.name = "big";
   e.inputBuffer = 0;

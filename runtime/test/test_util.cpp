@@ -166,6 +166,18 @@ ModuleDesc makeTestModule() {
   return m;
 }
 
+ModuleDesc makeIoOnlyModule(uint64_t inputBytes, uint64_t outputBytes) {
+  ModuleDesc m = makeTestModule();
+  m.buffers = {{BufferKind::Input, inputBytes},
+               {BufferKind::Output, outputBytes}};
+  m.weights.clear();
+  m.weightsBuffer = -1;
+  m.constants.reset();
+  m.constantsBuffer = -1;
+  m.entries.clear();
+  return m;
+}
+
 DeviceLimits lavapipeLikeLimits() {
   DeviceLimits l;
   l.deviceName = "test-device";

@@ -46,6 +46,10 @@ std::vector<uint32_t> loadKernel(const std::string &name);
 /// The module described above; valid, so each test breaks one thing.
 ModuleDesc makeTestModule();
 
+/// The test module's kernels with only an Input and an Output buffer of
+/// the given sizes: no weights, no constants and no entries yet.
+ModuleDesc makeIoOnlyModule(uint64_t inputBytes, uint64_t outputBytes);
+
 /// Device limits like lavapipe's (roughly), texel buffers included, that
 /// the test modules pass; tests lower one limit at a time.
 DeviceLimits lavapipeLikeLimits();

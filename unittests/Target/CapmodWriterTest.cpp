@@ -111,6 +111,15 @@ protected:
     return first;
   }
 
+  /// The view that the first launch of @predict binds first.
+  memref::ViewOp firstView() {
+    auto view = firstLaunch("predict")
+                    .getKernelOperands()[0]
+                    .getDefiningOp<memref::ViewOp>();
+    EXPECT_TRUE(view);
+    return view;
+  }
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
 };
@@ -162,9 +171,8 @@ TEST_F(CapmodWriterTest, ErrorKernelArgumentNotAView) {
 }
 
 TEST_F(CapmodWriterTest, ErrorViewWithAVariableShift) {
-  auto view = firstLaunch("predict")
-                  .getKernelOperands()[0]
-                  .getDefiningOp<memref::ViewOp>();
+  memref::ViewOp view = firstView();
+  ASSERT_TRUE(view);
   OpBuilder b(view);
   Value size = memref::DimOp::create(b, view.getLoc(), view.getSource(), 0);
   view.getByteShiftMutable().assign(size);
@@ -172,9 +180,8 @@ TEST_F(CapmodWriterTest, ErrorViewWithAVariableShift) {
 }
 
 TEST_F(CapmodWriterTest, ErrorViewOfAnUnknownGlobal) {
-  auto view = firstLaunch("predict")
-                  .getKernelOperands()[0]
-                  .getDefiningOp<memref::ViewOp>();
+  memref::ViewOp view = firstView();
+  ASSERT_TRUE(view);
   auto type = cast<MemRefType>(view.getSource().getType());
   OpBuilder top(module->getBody(), module->getBody()->begin());
   memref::GlobalOp::create(top, view.getLoc(), "other",
@@ -187,9 +194,8 @@ TEST_F(CapmodWriterTest, ErrorViewOfAnUnknownGlobal) {
 }
 
 TEST_F(CapmodWriterTest, ErrorViewOfSomethingElse) {
-  auto view = firstLaunch("predict")
-                  .getKernelOperands()[0]
-                  .getDefiningOp<memref::ViewOp>();
+  memref::ViewOp view = firstView();
+  ASSERT_TRUE(view);
   OpBuilder b(view);
   Value alloc = memref::AllocOp::create(
       b, view.getLoc(), cast<MemRefType>(view.getSource().getType()));
