@@ -127,6 +127,14 @@ struct Device::Impl {
   std::atomic<uint64_t> memoryInUse{0};
 };
 
+/// Creates `impl.instance`; with `impl.validation`, also the validation
+/// layer and the messenger that reports to `impl` (instance.cpp).
+Status createInstance(Device::Impl &impl);
+
+/// What to do when no driver is there; names the env variables that most
+/// often hide an installed one.
+std::string installHint();
+
 } // namespace capture::rt
 
 #endif // CAPTURE_RT_DEVICE_IMPL_H
