@@ -30,8 +30,8 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   if (options.fuse)
     pm.addPass(createFormDispatchRegions());
   pm.addPass(createPlanBuffers(PlanBuffersOptions{options.alignment}));
-  pm.addPass(createLowerToGPU(
-      LowerToGPUOptions{options.workgroupSize, options.target}));
+  pm.addPass(createLowerToGPU(LowerToGPUOptions{
+      options.workgroupSize, options.target, options.tileShuffles}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createBoundKernelLoops());

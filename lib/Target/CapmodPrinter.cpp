@@ -42,7 +42,12 @@ void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
        << buffer.size << " bytes\n";
   for (auto [i, kernel] : llvm::enumerate(module.kernels))
     os << "kernel " << i << ": " << kernel.name << ", " << kernel.numBindings
-       << " bindings, " << kernel.spirv.size() << " words\n";
+       << " bindings, " << kernel.spirv.size() << " words"
+       << (kernel.subgroupMultiple
+               ? ", subgroups of " + std::to_string(kernel.subgroupMultiple) +
+                     "n lanes"
+               : std::string())
+       << "\n";
   for (const rt::WeightDesc &w : module.weights)
     os << "weight " << w.name << ' ' << rt::formatType(w.shape, w.dtype)
        << (w.trainable ? " trainable" : "") << " @ [" << w.offset << ", "

@@ -192,6 +192,8 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
   if (auto bound = func->getAttrOfType<DenseI64ArrayAttr>(kLoopIterationsAttr);
       bound && !bound.empty())
     kernel.loopIterations = static_cast<uint64_t>(bound.asArrayRef().back());
+  if (auto lanes = func->getAttrOfType<IntegerAttr>(kSubgroupMultipleAttr))
+    kernel.subgroupMultiple = static_cast<uint32_t>(lanes.getInt());
   desc->kernels.push_back(std::move(kernel));
   uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
   // By the lowering's convention the last argument is the one written,

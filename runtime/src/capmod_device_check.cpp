@@ -90,6 +90,23 @@ Status verifyForDevice(const ModuleDesc &desc, const DeviceLimits &limits) {
                   " uses subgroup arithmetic (SPIR-V capability "
                   "GroupNonUniformArithmetic), which compute shaders "
                   "on this device lack (VkPhysicalDeviceSubgroupProperties)");
+    if (!limits.subgroupShuffle &&
+        kernelDeclaresCapability(k, kSpirvCapabilityGroupNonUniformShuffle))
+      return fail(where +
+                  " uses subgroup shuffles (SPIR-V capability "
+                  "GroupNonUniformShuffle), which compute shaders on this "
+                  "device lack (VkPhysicalDeviceSubgroupProperties): compile "
+                  "the module with capture-aot --tile-shuffles=false");
+    if (k.subgroupMultiple != 0 &&
+        (limits.subgroupSize == 0 ||
+         limits.subgroupSize % k.subgroupMultiple != 0))
+      return fail(
+          where + " shares values within groups of " + str(k.subgroupMultiple) +
+          " lanes, so it needs subgroups of a multiple of " +
+          str(k.subgroupMultiple) + " invocations; this device's have " +
+          str(limits.subgroupSize) +
+          " (compile the module with capture-aot "
+          "--tile-shuffles=false, which needs none)");
     if (limits.maxLoopIterations != 0 &&
         k.loopIterations > limits.maxLoopIterations)
       return fail(where + " runs up to " + str(k.loopIterations) +

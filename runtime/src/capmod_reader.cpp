@@ -136,9 +136,11 @@ Result<EntryDesc> toEntry(const fb::Entry &entry) {
     d.train = toTrain(*entry.train());
   const auto *types = entry.commands_type();
   const auto *commands = entry.commands();
-  // The verifier accepts unknown union types (forward compatibility), and
-  // a commands vector without its type vector; this runtime knows both.
-  if (!types || types->size() != commands->size())
+  // `commands` is required, and the verifier refuses it without a type
+  // vector of its length; unknown union types it lets through (forward
+  // compatibility), which the switch below refuses. Kept in case a newer
+  // FlatBuffers verifies less.
+  if (!types || !commands || types->size() != commands->size())
     return Status::error("capmod: entry '" + d.name +
                          "': commands have no matching type vector");
   for (flatbuffers::uoffset_t i = 0; i < commands->size(); ++i) {
@@ -292,6 +294,7 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
       for (auto kind : *k->binding_kinds())
         kd.bindingKinds.push_back(static_cast<BindingKind>(kind));
     kd.loopIterations = k->loop_iterations();
+    kd.subgroupMultiple = k->subgroup_multiple();
     desc.kernels.push_back(std::move(kd));
   }
   for (const fb::Buffer *b : *m->buffers())

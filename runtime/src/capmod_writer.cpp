@@ -130,7 +130,7 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
     }
     kernels.push_back(fb::CreateKernel(b, name, entryPoint, spirv, wg,
                                        k.numBindings, shapes, kinds,
-                                       k.loopIterations));
+                                       k.loopIterations, k.subgroupMultiple));
   }
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)

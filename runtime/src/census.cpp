@@ -162,6 +162,7 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
     kc.workgroupSize = k.workgroupSize;
     kc.spirvBytes = k.spirv.size() * sizeof(uint32_t);
     kc.loopIterations = k.loopIterations;
+    kc.subgroupMultiple = k.subgroupMultiple;
     c.kernels.push_back(std::move(kc));
   }
   for (const EntryDesc &e : desc.entries) {

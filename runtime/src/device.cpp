@@ -206,9 +206,14 @@ void fillLimits(Device::Impl &impl, uint32_t instanceVersion) {
     vkGetPhysicalDeviceProperties2(impl.physical, &p2);
     constexpr VkSubgroupFeatureFlags arithmetic =
         VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    bool compute = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
     d.subgroupArithmetic =
-        (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-        (subgroup.supportedOperations & arithmetic) == arithmetic;
+        compute && (subgroup.supportedOperations & arithmetic) == arithmetic;
+    constexpr VkSubgroupFeatureFlags shuffle =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    d.subgroupShuffle =
+        compute && (subgroup.supportedOperations & shuffle) == shuffle;
+    d.subgroupSize = subgroup.subgroupSize;
     if (m3.maxMemoryAllocationSize)
       d.maxAllocationSize =
           std::min(d.maxAllocationSize, uint64_t(m3.maxMemoryAllocationSize));

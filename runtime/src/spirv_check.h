@@ -40,6 +40,8 @@ Status checkKernelSpirv(const KernelDesc &kernel, size_t index,
 
 /// SPIR-V capability GroupNonUniformArithmetic (subgroup reductions).
 constexpr uint32_t kSpirvCapabilityGroupNonUniformArithmetic = 63;
+/// SPIR-V capability GroupNonUniformShuffle (subgroup shuffles).
+constexpr uint32_t kSpirvCapabilityGroupNonUniformShuffle = 65;
 
 /// Whether `kernel`'s SPIR-V declares `capability` (an OpCapability
 /// operand); a stream checkKernelSpirv would refuse may be cut short.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capmod_checksum.h"
+#include "capmod_generated.h"
 #include "capture/rt/capmod.h"
 #include "read_error.h"
 #include "test_util.h"
@@ -161,6 +162,35 @@ TEST(Capmod, OtherFormatVersionWithIncompatibleContent) {
   ASSERT_TRUE(r.isError());
   EXPECT_THAT(r.message(), HasSubstr("unsupported format_version " +
                                      std::to_string(kCapmodFormatVersion + 1)));
+}
+
+/// Where `field` points into `payload`, as an offset the test can write at.
+template <typename T>
+size_t offsetIn(const std::vector<uint8_t> &payload, const T *field) {
+  return reinterpret_cast<const uint8_t *>(field) - payload.data();
+}
+
+TEST(Capmod, UnknownCommandTypeIsNamed) {
+  // The verifier lets unknown union types through (a newer writer's
+  // commands); the reader must refuse them, not skip or misread them.
+  std::vector<uint8_t> payload = payloadOf(writeCapmod(makeTestModule()));
+  const auto *entry =
+      capture::capmod::GetModule(payload.data())->entries()->Get(0);
+  ASSERT_EQ(entry->name()->str(), "predict");
+  const auto *types = entry->commands_type();
+  ASSERT_GE(types->size(), 2u);
+  ASSERT_EQ(types->Get(1), capture::capmod::Command::Barrier);
+  size_t at = offsetIn(payload, types->Data()) + 1;
+  for (uint8_t type : {uint8_t{0}, uint8_t{7}}) {
+    payload[at] = type;
+    std::vector<uint8_t> bytes = sealed(payload);
+    Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+    ASSERT_TRUE(r.isError()) << "command type " << unsigned(type);
+    EXPECT_THAT(r.message(),
+                AllOf(HasSubstr("command 1 of entry 'predict'"),
+                      HasSubstr("has command type " + std::to_string(type)),
+                      HasSubstr("expected Dispatch (1) or Barrier (2)")));
+  }
 }
 
 TEST(Capmod, RandomCorruptionNeverCrashes) {

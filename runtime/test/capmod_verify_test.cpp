@@ -538,33 +538,6 @@ TEST(CapmodVerify, DeviceLimits) {
   EXPECT_TRUE(verifyForDevice(desc, lavapipeLikeLimits()).isOk());
 }
 
-TEST(Capmod, LoopIterationsRoundTripAndAreCheckedAgainstTheDevice) {
-  // A kernel whose loops run past llvmpipe's limit (a module compiled for
-  // the gpu target, which unrolls nothing) is refused there, with the fix;
-  // at the limit, on a device without one, or unsaid (0), it loads.
-  ModuleDesc desc = makeTestModule();
-  desc.kernels[0].loopIterations = 70000;
-  std::vector<uint8_t> bytes = writeCapmod(desc);
-  Result<ModuleDesc> parsed = parseCapmod(bytes.data(), bytes.size());
-  ASSERT_TRUE(parsed.isOk()) << parsed.message();
-  ModuleDesc read = std::move(parsed).value();
-  EXPECT_EQ(read.kernels[0].loopIterations, 70000u);
-  EXPECT_EQ(read.kernels[1].loopIterations, 0u);
-  DeviceLimits llvmpipe = lavapipeLikeLimits();
-  llvmpipe.maxLoopIterations = 65535;
-  EXPECT_EQ(verifyForDevice(read, llvmpipe).message(),
-            "capmod: kernel 0 ('" + desc.kernels[0].name +
-                "') runs up to 70000 loop iterations in one invocation "
-                "(compile the module with capture-aot --target=lavapipe, "
-                "which unrolls them): llvmpipe ends an invocation's loops "
-                "after 65535, which would make the results wrong on device "
-                "'test-device'");
-  read.kernels[0].loopIterations = 65535;
-  EXPECT_TRUE(verifyForDevice(read, llvmpipe).isOk());
-  read.kernels[0].loopIterations = 70000;
-  EXPECT_TRUE(verifyForDevice(read, lavapipeLikeLimits()).isOk());
-}
-
 TEST(Capmod, FileErrorsNameThePath) {
   Result<ModuleDesc> r = readCapmodFile("/nonexistent/m.capmod");
   ASSERT_TRUE(r.isError());

@@ -197,6 +197,8 @@ DeviceLimits lavapipeLikeLimits() {
   l.maxStorageImagesPerSet = 64;
   l.rgba32fStorageTexelBuffer = true;
   l.subgroupArithmetic = true;
+  l.subgroupShuffle = true;
+  l.subgroupSize = 8;
   l.robustBufferAccess = true;
   return l;
 }

@@ -22,7 +22,7 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
   ag.return %4, %x : tensor<2x8xf32>, tensor<2x4xf32>
 }
 
-// CHECK: module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 288, optimizer = 0, constants = 32>, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 134217728, max_loop_iterations = 65535>, gpu.container_module, spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, ImageBuffer, SampledBuffer, GroupNonUniform, GroupNonUniformArithmetic]
+// CHECK: module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 288, optimizer = 0, constants = 32>, ag.target = #ag.target<read_path = texel, subgroup_size = 8, max_texel_elements = 134217728, max_loop_iterations = 65535>, gpu.container_module, spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, ImageBuffer, SampledBuffer, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<subgroup_size = 8>>}
 // CHECK-DAG: memref.global "private" @__ag_weights : memref<288xi8> = uninitialized
 // The splat 2.0 is a fill (0x40000000), not bytes.
 // CHECK-DAG: memref.global "private" constant @__ag_constants : memref<32xi8> = uninitialized {ag.constant_fills = array<i64: 0, 32, 1073741824>

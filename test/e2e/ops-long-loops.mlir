@@ -34,9 +34,9 @@
 
 // The module records what each kernel runs now (the matmul's 67500 K
 // blocks unrolled 4x), and --info shows it.
-// INFO: "name":"matmul_0",{{[^}]*}}"loop_iterations":16875}
-// INFO: "name":"sum_1",{{[^}]*}}"loop_iterations":17500}
-// INFO-GPU: "name":"matmul_0",{{[^}]*}}"loop_iterations":67500}
+// INFO: "name":"matmul_0",{{[^}]*}}"loop_iterations":16875,
+// INFO: "name":"sum_1",{{[^}]*}}"loop_iterations":17500,
+// INFO-GPU: "name":"matmul_0",{{[^}]*}}"loop_iterations":67500,
 
 // The gpu target unrolls nothing (GPUs have no such limit) but records
 // each kernel's bound, so lavapipe refuses the module instead of running

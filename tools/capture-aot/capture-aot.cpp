@@ -56,6 +56,12 @@ static cl::opt<bool>
          cl::desc("Group elementwise chains into dispatch regions, one "
                   "kernel each (default on; --fuse=false: one kernel per op)"),
          cl::init(true), cl::cat(category));
+static cl::opt<bool> tileShuffles(
+    "tile-shuffles",
+    cl::desc("Matmul tiles of a subgroup share one operand's loads through "
+             "subgroup shuffles (lavapipe; default on; --tile-shuffles=false: "
+             "each lane loads its own)"),
+    cl::init(true), cl::cat(category));
 
 /// Unlists every option outside capture-aot's own and the generic ones
 /// (all stay usable), but for MLIR's --mlir-* debugging options, which
@@ -129,6 +135,7 @@ int main(int argc, char **argv) {
   options.workgroupSize = workgroupSize;
   options.target = target;
   options.fuse = fuse;
+  options.tileShuffles = tileShuffles;
   capture::buildCapturePipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

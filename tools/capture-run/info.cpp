@@ -180,6 +180,8 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
     json.value(k.dispatches);
     json.key("loop_iterations");
     json.value(k.loopIterations);
+    json.key("subgroup_multiple");
+    json.value(static_cast<uint64_t>(k.subgroupMultiple));
     json.endObject();
   }
   json.endArray();

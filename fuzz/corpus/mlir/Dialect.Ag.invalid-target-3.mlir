@@ -1,2 +1,2 @@
-module attributes {ag.target = #ag.target<read_path = texel, subgroupsize = 8, max_texel_elements = 65536>} {
+module attributes {ag.target = #ag.target<read_path = texel, subgroupsize = 8, max_texel_elements = 65536, max_loop_iterations = 0>} {
 }

@@ -58,6 +58,12 @@ inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
 /// On a kernel's gpu.func: array<i64: before, after>, the most loop
 /// iterations one invocation runs before and after ag-bound-kernel-loops.
 inline constexpr llvm::StringLiteral kLoopIterationsAttr = "ag.loop_iterations";
+/// On a kernel's gpu.func (i64): its subgroup shuffles pass values within
+/// groups of this many consecutive lanes, so it runs right only on devices
+/// whose subgroup size is a multiple of it; the module writer stores it
+/// (Kernel.subgroup_multiple) for the loader to check.
+inline constexpr llvm::StringLiteral kSubgroupMultipleAttr =
+    "ag.subgroup_multiple";
 /// Attribute on a gpu.func whose argument types are not its tensors' (vec4
 /// views): the tensor shape of each argument, as DenseI64ArrayAttrs.
 inline constexpr llvm::StringLiteral kBindingShapesAttr = "ag.binding_shapes";

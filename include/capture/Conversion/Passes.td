@@ -58,6 +58,11 @@ def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
            "Device preset the kernels are shaped for, recorded as the module's "
            "#ag.target unless it has one: lavapipe (CPU Vulkan: texel-buffer "
            "reads) or gpu (storage-buffer reads)">,
+    Option<"tileShuffles", "tile-shuffles", "bool", /*default=*/"true",
+           "With texel reads and 8-lane subgroups, the 8 lanes whose matmul "
+           "tiles share rows (columns) load that operand once per K block "
+           "and pass it by subgroup shuffles (false: every lane loads its "
+           "own)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -31,6 +31,12 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Group elementwise chains into dispatch regions (one "
                      "kernel each); off: one kernel per op"),
       llvm::cl::init(true)};
+  Option<bool> tileShuffles{
+      *this, "tile-shuffles",
+      llvm::cl::desc("Matmul tiles of a subgroup share one operand's loads "
+                     "through shuffles (lavapipe); off: each lane loads its "
+                     "own"),
+      llvm::cl::init(true)};
 };
 
 /// The guard, the training-step passes (autodiff, param packing, clipping,

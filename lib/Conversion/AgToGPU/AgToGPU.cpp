@@ -30,6 +30,10 @@ namespace {
 struct LowerToGPUPass : public capture::impl::LowerToGPUBase<LowerToGPUPass> {
   using LowerToGPUBase::LowerToGPUBase;
   void runOnOperation() override;
+
+private:
+  /// Lanes whose matmul tiles share an operand's loads, or 0.
+  unsigned matmulShareLanes(ModuleOp module, ag::TargetAttr target) const;
 };
 
 } // namespace
@@ -461,6 +465,24 @@ static void recordConstants(memref::GlobalOp global,
     global->setAttr(kConstantFillsAttr, b.getDenseI64ArrayAttr(fills));
 }
 
+/// The lanes whose matmul tiles share loads (see MatmulKernels.cpp), or 0:
+/// only with texel reads (shuffles beat texel fetches on llvmpipe; GPUs
+/// read storage buffers at full speed, unmeasured there), 8-lane subgroups
+/// that whole workgroups hold, and a SPIR-V target that allows shuffles at
+/// that width.
+unsigned LowerToGPUPass::matmulShareLanes(ModuleOp module,
+                                          ag::TargetAttr target) const {
+  constexpr unsigned kLanes = 8;
+  if (!tileShuffles || target.getReadPath() != ag::ReadPath::texel ||
+      target.getSubgroupSize() != kLanes || workgroupSize % kLanes != 0)
+    return 0;
+  spirv::TargetEnv env(spirv::lookupTargetEnvOrDefault(module));
+  if (!env.allows(spirv::Capability::GroupNonUniformShuffle) ||
+      env.getResourceLimits().getSubgroupSize() != static_cast<int>(kLanes))
+    return 0;
+  return kLanes;
+}
+
 void LowerToGPUPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -509,25 +531,35 @@ void LowerToGPUPass::runOnOperation() {
                        << module->getAttr(kTargetAttr);
     return signalPassFailure();
   }
+  auto targetAttr = cast<ag::TargetAttr>(module->getAttr(kTargetAttr));
   if (!module->hasAttr(spirv::getTargetEnvAttrName())) {
     // Vulkan 1.1-era SPIR-V 1.3 with storage buffers, storage texel
-    // buffers and subgroup arithmetic (the workgroup region's full sums):
-    // what Vulkan 1.1+ devices (lavapipe included) accept; the runtime
-    // checks subgroup arithmetic where a kernel uses it.
+    // buffers, subgroup arithmetic (the workgroup region's full sums) and
+    // shuffles (matmul tiles sharing loads): what Vulkan 1.1+ devices
+    // (lavapipe included) accept; the runtime checks the subgroup
+    // operations where a kernel uses them. The subgroup size is the
+    // target's, which gpu.shuffle's lowering requires of its width.
     auto triple = spirv::VerCapExtAttr::get(
         spirv::Version::V_1_3,
         {spirv::Capability::Shader, spirv::Capability::ImageBuffer,
          spirv::Capability::SampledBuffer, spirv::Capability::GroupNonUniform,
-         spirv::Capability::GroupNonUniformArithmetic},
+         spirv::Capability::GroupNonUniformArithmetic,
+         spirv::Capability::GroupNonUniformShuffle},
         {spirv::Extension::SPV_KHR_storage_buffer_storage_class}, ctx);
+    spirv::ResourceLimitsAttr d = spirv::getDefaultResourceLimits(ctx);
+    auto limits = spirv::ResourceLimitsAttr::get(
+        ctx, d.getMaxComputeSharedMemorySize(),
+        d.getMaxComputeWorkgroupInvocations(), d.getMaxComputeWorkgroupSize(),
+        static_cast<int>(targetAttr.getSubgroupSize()), d.getMinSubgroupSize(),
+        d.getMaxSubgroupSize(), d.getCooperativeMatrixPropertiesKhr(),
+        d.getCooperativeMatrixPropertiesNv());
     module->setAttr(
         spirv::getTargetEnvAttrName(),
-        spirv::TargetEnvAttr::get(triple, spirv::getDefaultResourceLimits(ctx),
-                                  spirv::ClientAPI::Vulkan));
+        spirv::TargetEnvAttr::get(triple, limits, spirv::ClientAPI::Vulkan));
   }
 
-  auto targetAttr = cast<ag::TargetAttr>(module->getAttr(kTargetAttr));
-  KernelBuilder kernels(module, workgroupSize, targetAttr.getSubgroupSize());
+  KernelBuilder kernels(module, workgroupSize, targetAttr.getSubgroupSize(),
+                        matmulShareLanes(module, targetAttr));
   for (FunctionOpInterface entry : entries)
     if (failed(lowerEntry(entry, kernels)))
       return signalPassFailure();

@@ -30,9 +30,9 @@ using namespace capture::ag;
 using namespace capture::kernels;
 
 KernelBuilder::KernelBuilder(ModuleOp module, unsigned workgroupSize,
-                             unsigned subgroupSize)
-    : module(module), workgroupSize(workgroupSize), subgroupSize(subgroupSize) {
-}
+                             unsigned subgroupSize, unsigned matmulShareLanes)
+    : module(module), workgroupSize(workgroupSize), subgroupSize(subgroupSize),
+      matmulShareLanes(matmulShareLanes) {}
 
 int64_t KernelBuilder::groupsFor(int64_t items) const {
   // Vulkan guarantees 65535 groups per dimension; the grid-stride loop
@@ -204,10 +204,11 @@ static std::string kernelStem(Operation *op) {
 }
 
 /// Emits work item `i` of the kernel computing `op`.
-static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
-                     ValueRange args) {
+static void emitItem(Operation *op, int64_t shareLanes, OpBuilder &b,
+                     Location loc, Value i, ValueRange args) {
   TypeSwitch<Operation *>(op)
-      .Case([&](MatmulOp m) { emitTiledMatmul(m, b, loc, i, args); })
+      .Case(
+          [&](MatmulOp m) { emitTiledMatmul(m, shareLanes, b, loc, i, args); })
       .Case<SumOp, MeanOp, MaxOp>(
           [&](Operation *r) { emitReduction(r, b, loc, i, args); })
       .Case<SoftmaxOp, LogSoftmaxOp>(
@@ -235,7 +236,7 @@ static void emitItem(Operation *op, OpBuilder &b, Location loc, Value i,
                 return regionEpilogue(r, eb, eloc, reduced, inputs);
               });
         else if (r.getMatmul())
-          emitMatmulRegion(r, b, loc, i, args);
+          emitMatmulRegion(r, shareLanes, b, loc, i, args);
         else
           emitElementwiseRegion(r, b, loc, i, args);
       })
@@ -284,7 +285,7 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
     func =
         createKernel(kernelStem(op), argTypes, workItems(op),
                      [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-                       emitItem(op, b, loc, i, args);
+                       emitItem(op, matmulShareLanes, b, loc, i, args);
                      });
   }
   // Arguments bound as vec4 elements or flat lose their tensor shape:

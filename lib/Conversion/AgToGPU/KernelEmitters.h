@@ -242,16 +242,20 @@ void emitWorkgroupRegion(ag::WorkgroupRegionOp op, int64_t lanes,
 
 /// The register-blocked matmul template (MatmulKernels.cpp): work item `i`
 /// computes one tile of the result (8x8, or 4 along a side under 8).
-void emitTiledMatmul(ag::MatmulOp op, mlir::OpBuilder &b, mlir::Location loc,
-                     mlir::Value i, mlir::ValueRange args);
+/// `shareLanes` (8, or 0 for none): the lanes of a group that own tiles of
+/// the same rows (columns) load the shared operand once and pass it by
+/// subgroup shuffles, where the shapes allow it.
+void emitTiledMatmul(ag::MatmulOp op, int64_t shareLanes, mlir::OpBuilder &b,
+                     mlir::Location loc, mlir::Value i, mlir::ValueRange args);
 /// Work items of the matmul template: its result tiles.
 int64_t matmulWorkItems(ag::MatmulOp op);
 /// The matmul template for a `matmul` dispatch region: the tile's
 /// accumulators go through the region's elementwise epilogue before the
 /// store. Kernel arguments: A, B, every input the epilogue reads (as its
-/// tensor's f32 memref), the result.
-void emitMatmulRegion(ag::DispatchRegionOp op, mlir::OpBuilder &b,
-                      mlir::Location loc, mlir::Value i, mlir::ValueRange args);
+/// tensor's f32 memref), the result. `shareLanes` as for emitTiledMatmul.
+void emitMatmulRegion(ag::DispatchRegionOp op, int64_t shareLanes,
+                      mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+                      mlir::ValueRange args);
 /// The region inputs bound to the kernel arguments of emitMatmulRegion
 /// (all but the result), as indices into the region's inputs.
 llvm::SmallVector<unsigned> matmulRegionBindings(ag::DispatchRegionOp op);

@@ -26,9 +26,11 @@ class KernelBuilder {
 public:
   /// Kernels are created at the end of `module`; workgroup regions run on
   /// one workgroup of `subgroupSize` invocations (the target's), so that
-  /// their barriers cost next to nothing.
+  /// their barriers cost next to nothing. `matmulShareLanes` (8, or 0 for
+  /// none): matmul tiles of a group of that many lanes share one operand's
+  /// loads through subgroup shuffles where the shapes allow it.
   KernelBuilder(mlir::ModuleOp module, unsigned workgroupSize,
-                unsigned subgroupSize);
+                unsigned subgroupSize, unsigned matmulShareLanes = 0);
 
   /// Returns the kernel computing `op`, or fails with a diagnostic on `op`
   /// when its kind has no kernel.
@@ -114,6 +116,8 @@ private:
   unsigned workgroupSize;
   /// Invocations of a workgroup region's single workgroup.
   unsigned subgroupSize;
+  /// Lanes whose matmul tiles share an operand's loads (0: none).
+  unsigned matmulShareLanes;
   /// Kernels built so far, by a key of op name, attributes and types.
   llvm::StringMap<mlir::gpu::GPUFuncOp> cache;
   /// Counter making kernel names unique.

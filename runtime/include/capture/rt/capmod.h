@@ -92,6 +92,13 @@ struct DeviceLimits {
   /// arithmetic operations), which kernels declaring the SPIR-V capability
   /// GroupNonUniformArithmetic need.
   bool subgroupArithmetic = false;
+  /// Whether compute shaders have subgroup shuffles
+  /// (VK_SUBGROUP_FEATURE_SHUFFLE_BIT), which kernels declaring the SPIR-V
+  /// capability GroupNonUniformShuffle need.
+  bool subgroupShuffle = false;
+  /// VkPhysicalDeviceSubgroupProperties::subgroupSize (0: not known, a
+  /// Vulkan 1.0 device); a kernel's subgroupMultiple must divide it.
+  uint32_t subgroupSize = 0;
   /// Whether the device offers the robustBufferAccess feature; a runtime
   /// device is only ever created with it enabled (checkDeviceFeatures).
   bool robustBufferAccess = false;

@@ -39,6 +39,9 @@ struct KernelCensus {
   /// KernelDesc::loopIterations: the most loop iterations one invocation
   /// runs, as the compiler bounded them (0: no loops, or not said).
   uint64_t loopIterations = 0;
+  /// KernelDesc::subgroupMultiple: what the device's subgroup size must be
+  /// a multiple of (0: any).
+  uint32_t subgroupMultiple = 0;
 };
 
 /// One entry of a module.

@@ -94,6 +94,9 @@ struct KernelDesc {
   /// The most loop iterations one invocation runs (all its loops together),
   /// as the compiler bounded them; 0: no loops, or the file does not say.
   uint64_t loopIterations = 0;
+  /// The device's subgroup size must be a multiple of this (the kernel
+  /// shuffles values within groups of that many lanes); 0: any size.
+  uint32_t subgroupMultiple = 0;
 };
 
 /// Bytes of one RGBA32F texel: texel-buffer ranges are multiples of it.

@@ -1,0 +1,2 @@
+module attributes {ag.target = #ag.target<5>} {
+}

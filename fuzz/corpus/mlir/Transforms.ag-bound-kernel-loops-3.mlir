@@ -1,0 +1,17 @@
+module attributes {gpu.container_module, ag.target = #ag.target<read_path = ssbo, subgroup_size = 32, max_texel_elements = 65536, max_loop_iterations = 0>} {
+  gpu.module @gpu {
+    gpu.func @gpu(%in: memref<100000xf32>, %out: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %cn = arith.constant 100000 : index
+      %zero = arith.constant 0.0 : f32
+      %s = scf.for %j = %c0 to %cn step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %in[%j] : memref<100000xf32>
+        %n = arith.addf %acc, %x : f32
+        scf.yield %n : f32
+      }
+      memref.store %s, %out[%c0] : memref<1xf32>
+      gpu.return
+    }
+  }
+}
