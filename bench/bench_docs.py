@@ -55,23 +55,24 @@ def _section(report, args, has_plot):
     lines.append("")
     lines.append("| workload | dispatches | llvmpipe threads | wait | replay | "
                  "eager | torch 1 thr | torch 2 thr | blocking wait / replay "
-                 "| eager / replay | torch 1 / replay | torch 2 / replay | "
-                 "host overhead |")
+                 "| private tiles / replay | eager / replay | torch 1 / replay "
+                 "| torch 2 / replay | host overhead |")
     lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-                 "| --- | --- | --- |")
+                 "| --- | --- | --- | --- |")
     for w in report["workloads"]:
         f, r = w["figures"], w["ratios"]
         cell = lambda k: "%.0f µs (%.0f–%.0f)" % (
             f[k]["median"], f[k]["p10"], f[k]["p90"])
         block = ("%.2f" % r["replay_block"] if "replay_block" in r
                  else "–")
-        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %.2f | "
-                     "%.2f | %.2f | %.1f µs |" % (
+        private = "%.2f" % r["private"] if "private" in r else "–"
+        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | "
+                     "%.2f | %.2f | %.2f | %.1f µs |" % (
                          w["title"], w["dispatches"],
                          w.get("cpu_threads") or "–", w.get("wait") or "–",
                          cell("replay"), cell("eager"), cell("torch1"),
-                         cell("torch2"), block, r["eager"], r["torch1"],
-                         r["torch2"], w["host_overhead_us"]))
+                         cell("torch2"), block, private, r["eager"],
+                         r["torch1"], r["torch2"], w["host_overhead_us"]))
     lines.append("")
     if "floor" in report:
         fl = report["floor"]
@@ -91,7 +92,11 @@ def _section(report, args, has_plot):
                      "pool, one thread per core). Wait: what `capture-run "
                      "--wait auto` (its default) chose; where it is spin, "
                      "each round also replayed with `--wait block`, and "
-                     "blocking wait / replay is what polling gains." % (
+                     "blocking wait / replay is what polling gains. Private "
+                     "tiles: each round also replayed the step compiled with "
+                     "`capture-aot --tile-shuffles=false` (every matmul lane "
+                     "loads its own operands); private tiles / replay is "
+                     "what sharing loads through subgroup shuffles gains." % (
                          fl["submit_wait_us"], fl["per_dispatch_us"],
                          fl["mib_round_trip_us"]))
         lines.append("")

@@ -14,7 +14,10 @@ unpack, not the wait), from capture-run's profile. The floor runs without
 llvmpipe's pool, and the 1 MiB term is the step's time above the tiny one
 less the extra device time of its kernel (--profile). Where capture-run chose
 a spinning wait (--wait auto), each round also replays with --wait block:
-the "blocking wait / replay" ratio is what the spin gains.
+the "blocking wait / replay" ratio is what the spin gains. Where some of the
+step's matmul kernels share loads through subgroup shuffles (lavapipe),
+each round also replays the step compiled with --tile-shuffles=false:
+"private tiles / replay" is what the sharing gains.
 
 usage: bench/run.py [--build DIR] [--steps 100] [--rounds 3]
                     [--workloads ppo64,ppo256,ppo1024,mlp128] [--device SEL]
@@ -210,6 +213,16 @@ for name in a.workloads.split(","):
     model, data, torch_cmd, title, batch = workload(name)
     module = os.path.join(work, name, "model.capmod")
     subprocess.run([aot, model, "-o", module], check=True)
+    census = json.loads(subprocess.run(
+        [run, module, "--info", "--json"], check=True, capture_output=True,
+        text=True).stdout)
+    # The same step with every matmul lane loading its own operands, when
+    # some kernel shares them (Kernel.subgroup_multiple).
+    private = None
+    if any(k.get("subgroup_multiple") for k in census["kernels"]):
+        private = os.path.join(work, name, "private.capmod")
+        subprocess.run([aot, model, "-o", private, "--tile-shuffles=false"],
+                       check=True)
     samples = {"replay": [], "eager": [], "torch1": [], "torch2": []}
     device, torch_line, llvmpipe, wait = "", "", "", ""
     for _ in range(a.rounds):
@@ -221,6 +234,8 @@ for name in a.workloads.split(","):
         if wait == "spin":
             samples.setdefault("replay_block", []).append(
                 capture(module, data, wait="block"))
+        if private:
+            samples.setdefault("private", []).append(capture(private, data))
         samples["eager"].append(capture(module, data, eager=True))
         for threads in (1, 2):
             t = torch(torch_cmd, threads)
@@ -228,9 +243,6 @@ for name in a.workloads.split(","):
             samples["torch%d" % threads].append(t)
     figures = {k: summarize(v) for k, v in samples.items()}
     prof = capture(module, data, profile=True)["json"]
-    census = json.loads(subprocess.run(
-        [run, module, "--info", "--json"], check=True, capture_output=True,
-        text=True).stdout)
     # The median over the calls: the first call's one-off work (recording
     # the upload) would lift a mean.
     host_us = prof["profile"]["host_overhead_us"]["median"]
@@ -247,8 +259,8 @@ for name in a.workloads.split(","):
     print("%s (%s) on %s, %d steps x %d rounds, %d dispatches%s, wait %s:"
           % (name, title, device, a.steps, a.rounds, row["dispatches"],
              ", llvmpipe threads " + llvmpipe if llvmpipe else "", wait))
-    for k in [k for k in ("replay", "replay_block", "eager", "torch1",
-                          "torch2") if k in figures]:
+    for k in [k for k in ("replay", "replay_block", "private", "eager",
+                          "torch1", "torch2") if k in figures]:
         f = figures[k]
         ratio = "" if k == "replay" else "   %s / replay = %.2f" % (
             k, row["ratios"][k])
