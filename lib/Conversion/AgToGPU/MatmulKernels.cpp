@@ -286,15 +286,16 @@ private:
           arith::ConstantOp::create(
               b, loc, b.getI32IntegerAttr(static_cast<int32_t>(l)))));
     bool isA = p.shared == MatmulPlan::Shared::A;
+    sharedOperand = isA ? a : bm;
+    sharedExtent = isA ? p.m : p.n;
     Value tile = isA ? tileRow : tileCol;
-    int64_t extent = isA ? p.m : p.n;
     // Stored with K contiguous (A, or B with transpose_b): vector t of a
     // block is row (column) t's vector kb.
     if (isA ? !p.ta : p.tb) {
       Value index =
           clamped(arith::AddIOp::create(
                       b, loc, affine(b, loc, tile, kShareLanes, 0), t),
-                  extent);
+                  sharedExtent);
       laneVector = affine(b, loc, index, p.k / kVec, 0);
       return;
     }
@@ -304,7 +305,7 @@ private:
     Value group4 =
         clamped(arith::AddIOp::create(b, loc, affine(b, loc, tile, 2, 0),
                                       arith::RemUIOp::create(b, loc, t, two)),
-                (extent + kVec - 1) / kVec);
+                (sharedExtent + kVec - 1) / kVec);
     laneK = arith::DivUIOp::create(b, loc, t, two);
     laneVector = group4;
   }
@@ -313,17 +314,15 @@ private:
   /// group's 8 such vectors, in lane order.
   SmallVector<Value> sharedBlock(Value kb) {
     Value at;
-    Value operand = p.shared == MatmulPlan::Shared::A ? a : bm;
     if (!laneK) {
       at = arith::AddIOp::create(b, loc, laneVector, kb);
     } else {
-      int64_t extent = p.shared == MatmulPlan::Shared::A ? p.m : p.n;
       Value k =
           arith::AddIOp::create(b, loc, affine(b, loc, kb, kVec, 0), laneK);
-      at = arith::AddIOp::create(b, loc, affine(b, loc, k, extent / kVec, 0),
-                                 laneVector);
+      at = arith::AddIOp::create(
+          b, loc, affine(b, loc, k, sharedExtent / kVec, 0), laneVector);
     }
-    Value mine = memref::LoadOp::create(b, loc, operand, ValueRange{at});
+    Value mine = memref::LoadOp::create(b, loc, sharedOperand, ValueRange{at});
     Value width = arith::ConstantOp::create(
         b, loc, b.getI32IntegerAttr(static_cast<int32_t>(kShareLanes)));
     SmallVector<Value> vectors;
@@ -575,6 +574,9 @@ private:
   /// its block's first (with K contiguous) or as the 4-group of row k =
   /// 4 kb + laneK.
   Value laneVector, laneK;
+  /// The shared operand (A or B) and its extent along M or N.
+  Value sharedOperand;
+  int64_t sharedExtent = 0;
   /// The lanes of this lane's group (i32), whose vectors it takes.
   SmallVector<Value> groupLanes;
 };
