@@ -7,6 +7,15 @@ import time
 import torch
 
 
+def quantile(times, q):
+    """The q-quantile as capture-run takes it (the nearest rank over n - 1
+    intervals), so that both sides of a ratio are read alike; always one of
+    the samples (statistics.quantiles extrapolates below the smallest one
+    when there are few)."""
+    s = sorted(times)
+    return s[min(int(q * (len(s) - 1) + 0.5), len(s) - 1)]
+
+
 def report(step, steps, warmup, what):
     for _ in range(warmup):
         step()
@@ -15,8 +24,7 @@ def report(step, steps, warmup, what):
         t0 = time.perf_counter()
         step()
         times.append((time.perf_counter() - t0) * 1e6)
-    q = statistics.quantiles(times, n=10) if len(times) > 1 else times * 9
     print("torch %s threads=%d %s: %.1f us/step (median %.1f, p10 %.1f, "
           "p90 %.1f)" % (torch.__version__, torch.get_num_threads(), what,
-                         statistics.mean(times), statistics.median(times),
-                         q[0], q[8]))
+                         statistics.mean(times), quantile(times, 0.5),
+                         quantile(times, 0.1), quantile(times, 0.9)))
