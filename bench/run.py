@@ -38,6 +38,7 @@ import sys
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "bench"))
 import ppo_model  # noqa: E402
+from step_data import data_args  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("--build", default=os.path.join(root, "build"))
@@ -97,15 +98,6 @@ def workload(name):
         torch = [python, os.path.join(root, "bench", "mlp_torch.py")]
         title = "MLP 784-256-256-10, batch 128"
     return model, data, torch, title, batch
-
-
-def data_args(data):
-    args = []
-    for f in sorted(os.listdir(data)):
-        kind, name = f.split(".", 1)
-        args += ["--input" if kind == "input" else "--param",
-                 "%s=%s" % (name[:-len(".npy")], os.path.join(data, f))]
-    return args
 
 
 def device_args():

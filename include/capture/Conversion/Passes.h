@@ -64,6 +64,10 @@ inline constexpr llvm::StringLiteral kLoopIterationsAttr = "ag.loop_iterations";
 /// (Kernel.subgroup_multiple) for the loader to check.
 inline constexpr llvm::StringLiteral kSubgroupMultipleAttr =
     "ag.subgroup_multiple";
+/// On a matmul kernel's gpu.func whose tiles share loads: array<i64: rows,
+/// cols>, the tiles of each group of ag.subgroup_multiple consecutive work
+/// items (A shared when rows < 8, B when cols < 8).
+inline constexpr llvm::StringLiteral kTileGroupAttr = "ag.tile_group";
 /// Attribute on a gpu.func whose argument types are not its tensors' (vec4
 /// views): the tensor shape of each argument, as DenseI64ArrayAttrs.
 inline constexpr llvm::StringLiteral kBindingShapesAttr = "ag.binding_shapes";

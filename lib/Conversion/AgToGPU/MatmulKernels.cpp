@@ -14,17 +14,21 @@
 // Tails: rows and columns past M or N are clamped on load (valid data,
 // never stored), K % 4 is a scalar remainder; no load leaves its tensor.
 //
-// Shared loads (`shareLanes`, on llvmpipe): consecutive work items walk
-// along a row of tiles (down a column with column sums), so the 8 lanes of
-// a SIMD group own tiles of the same rows (columns) and need the same 8
-// vectors of A (B) per K block. Each lane then loads one of them and the
-// tile takes all 8 with subgroup shuffles, which llvmpipe does in about a
-// third of a texel fetch's time (measured: a standalone 128x784x256 kernel
-// 17-28% faster, the MLP's large matmuls 10-20%). The lanes of a group
-// are 8 consecutive, 8-aligned work items (subgroups hold consecutive
-// invocations of a 1-D workgroup), so a device whose subgroups are a
-// multiple of 8 lanes runs it right, which the kernel records
-// (ag.subgroup_multiple) for the loader to check.
+// Shared loads (`shareLanes`, on llvmpipe): each group of 8 consecutive
+// work items (the lanes of a SIMD group) owns 2x4 or 4x2 tiles, or a row
+// or column of 8, and the groups walk the tiles row by row (column by
+// column with column sums). Lanes whose tiles share rows need the same 8
+// vectors of A per K block, those sharing columns the same 8 of B: the
+// group loads each such vector once and the lanes take theirs with
+// subgroup shuffles, which llvmpipe runs faster than texel fetches. Per
+// lane and K block a 2x4 group loads 2 + 4 vectors, a
+// row of 8 tiles 1 + 8 and private tiles 8 + 8 (measured: a row of 8 made
+// the MLP's large matmuls 10-20% faster than private tiles, 2x4 and 4x2
+// another 5-12%). The lanes of a group are 8 consecutive, 8-aligned work
+// items (subgroups hold consecutive invocations of a 1-D workgroup), so a
+// device whose subgroups are a multiple of 8 lanes runs it right, which
+// the kernel records (ag.subgroup_multiple) for the loader to check; its
+// ag.tile_group shows the group's tiles in the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,19 +70,35 @@ static MatmulPlan planOf(MatmulOp op) {
   return p;
 }
 
-/// Picks the operand the lanes share, when `lanes` (the target's group
-/// width, 0 for none) allows it and the layout makes every group of
-/// kShareLanes consecutive work items one tile row (column) with one
-/// vector per lane per K block.
+/// Picks the tiles of a group of kShareLanes lanes, when `lanes` (the
+/// target's group width, 0 for none) allows groups: 2 x 4 or 4 x 2 tiles
+/// share both operands (6 loads per lane and K block where private tiles
+/// take 16), a row (column) of 8 tiles shares only A (B: 9 loads). An
+/// operand is shared only when bound as vectors with a tile side of 8, and
+/// the groups must tile the tiles exactly.
 static void planSharing(MatmulPlan &p, int64_t lanes) {
   if (lanes != kShareLanes)
     return;
-  if (!p.columnMajor && p.aVec && p.tileM == kShareLanes &&
-      p.tilesN() % kShareLanes == 0)
-    p.shared = MatmulPlan::Shared::A;
-  else if (p.columnMajor && p.bVec && p.tileN == kShareLanes &&
-           p.tilesM() % kShareLanes == 0)
-    p.shared = MatmulPlan::Shared::B;
+  bool a = p.aVec && p.tileM == kShareLanes;
+  bool b = p.bVec && p.tileN == kShareLanes;
+  // With column sums only the first column of tiles sums A, and a group
+  // takes as long as its slowest lane: taller groups hold fewer of those
+  // lanes' groups, and a row of 8 tiles would put one in every group.
+  SmallVector<std::pair<int64_t, int64_t>> shapes;
+  if (a && b)
+    shapes = p.columnMajor ? decltype(shapes){{4, 2}, {2, 4}}
+                           : decltype(shapes){{2, 4}, {4, 2}};
+  if (b)
+    shapes.push_back({kShareLanes, 1});
+  if (a && !p.columnMajor)
+    shapes.push_back({1, kShareLanes});
+  for (auto [rows, cols] : shapes) {
+    if (p.tilesM() % rows != 0 || p.tilesN() % cols != 0)
+      continue;
+    p.groupRows = rows;
+    p.groupCols = cols;
+    return;
+  }
 }
 
 int64_t capture::kernels::matmulWorkItems(MatmulOp op) {
@@ -117,8 +137,8 @@ static SmallVector<BlockArgument> epilogueInputs(DispatchRegionOp op) {
   return inputs;
 }
 
-SmallVector<unsigned> capture::kernels::matmulRegionBindings(
-    DispatchRegionOp op) {
+SmallVector<unsigned>
+capture::kernels::matmulRegionBindings(DispatchRegionOp op) {
   MatmulOp matmul = op.getMatmul();
   SmallVector<unsigned> bindings = {
       cast<BlockArgument>(matmul.getLhs()).getArgNumber(),
@@ -142,14 +162,17 @@ SmallVector<Type> capture::kernels::matmulRegionArgTypes(DispatchRegionOp op) {
 }
 
 /// Marks the kernel being built as relying on groups of kShareLanes lanes
-/// (the loader checks the device's subgroup size is a multiple of it).
+/// (the loader checks the device's subgroup size is a multiple of it) and
+/// records the tiles of a group.
 static void markSharing(OpBuilder &b, const MatmulPlan &p) {
-  if (p.shared == MatmulPlan::Shared::None)
+  if (!p.shares())
     return;
   auto func = b.getInsertionBlock()->getParentOp();
   if (!isa<gpu::GPUFuncOp>(func))
     func = func->getParentOfType<gpu::GPUFuncOp>();
   func->setAttr(kSubgroupMultipleAttr, b.getI64IntegerAttr(kShareLanes));
+  func->setAttr(kTileGroupAttr,
+                b.getDenseI64ArrayAttr({p.groupRows, p.groupCols}));
 }
 
 void capture::kernels::emitTiledMatmul(MatmulOp op, int64_t shareLanes,

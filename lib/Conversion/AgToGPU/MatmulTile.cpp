@@ -40,7 +40,30 @@ TileEmitter::TileEmitter(const MatmulPlan &p, OpBuilder &b, Location loc,
                          Value item, Value a, Value bm, Value c,
                          Epilogue epilogue, Value sums)
     : p(p), b(b), loc(loc), a(a), bm(bm), c(c), sums(sums), epilogue(epilogue) {
-  if (p.columnMajor) {
+  if (p.groupRows > 0) {
+    // Groups of kShareLanes consecutive work items, each groupRows x
+    // groupCols tiles, walk the tiles row by row (column by column).
+    Value lanes = indexConst(b, loc, kShareLanes);
+    Value group = arith::DivUIOp::create(b, loc, item, lanes);
+    Value t = arith::RemUIOp::create(b, loc, item, lanes);
+    Value gRow, gCol;
+    if (p.columnMajor) {
+      Value groupsM = indexConst(b, loc, p.tilesM() / p.groupRows);
+      gRow = arith::RemUIOp::create(b, loc, group, groupsM);
+      gCol = arith::DivUIOp::create(b, loc, group, groupsM);
+    } else {
+      Value groupsN = indexConst(b, loc, p.tilesN() / p.groupCols);
+      gRow = arith::DivUIOp::create(b, loc, group, groupsN);
+      gCol = arith::RemUIOp::create(b, loc, group, groupsN);
+    }
+    Value cols = indexConst(b, loc, p.groupCols);
+    firstTileRow = affine(b, loc, gRow, p.groupRows, 0);
+    firstTileCol = affine(b, loc, gCol, p.groupCols, 0);
+    tileRow = arith::AddIOp::create(b, loc, firstTileRow,
+                                    arith::DivUIOp::create(b, loc, t, cols));
+    tileCol = arith::AddIOp::create(b, loc, firstTileCol,
+                                    arith::RemUIOp::create(b, loc, t, cols));
+  } else if (p.columnMajor) {
     Value tilesM = indexConst(b, loc, p.tilesM());
     tileRow = arith::RemUIOp::create(b, loc, item, tilesM);
     tileCol = arith::DivUIOp::create(b, loc, item, tilesM);
@@ -61,8 +84,10 @@ TileEmitter::TileEmitter(const MatmulPlan &p, OpBuilder &b, Location loc,
   for (int64_t c4 = 0; c4 < p.tileN / kVec; ++c4)
     colVecs.push_back(clamped(affine(b, loc, tileCol, p.tileN / kVec, c4),
                               (p.n + kVec - 1) / kVec));
-  if (p.shared != MatmulPlan::Shared::None)
-    planLaneLoad();
+  if (p.sharesA())
+    planShared(/*isA=*/true);
+  if (p.sharesB())
+    planShared(/*isA=*/false);
 }
 
 void TileEmitter::emit() {
@@ -96,59 +121,89 @@ void TileEmitter::walkK(
     step(indexConst(b, loc, blocks), rest, acc);
 }
 
-void TileEmitter::planLaneLoad() {
+void TileEmitter::planShared(bool isA) {
+  SharedLoads &sh = isA ? sharedA : sharedB;
+  // The group's tiles along this operand's dimension: each lane loads
+  // `per` of their 8 * per vectors, lane l the vectors of tile l % per.
+  int64_t per = isA ? p.groupRows : p.groupCols;
+  int64_t spread = kShareLanes / per;
   Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
-  Value group = indexConst(b, loc, kShareLanes);
-  Value t = arith::RemUIOp::create(b, loc, lane, group);
-  // The lanes of this lane's group, in order (i32, for the shuffles).
+  Value t =
+      arith::RemUIOp::create(b, loc, lane, indexConst(b, loc, kShareLanes));
+  Value myTile = arith::RemUIOp::create(b, loc, t, indexConst(b, loc, per));
+  Value myJ = arith::DivUIOp::create(b, loc, t, indexConst(b, loc, per));
+  sh.operand = isA ? a : bm;
+  sh.extent = isA ? p.m : p.n;
+  Value first = isA ? firstTileRow : firstTileCol;
+  Value tile = arith::AddIOp::create(b, loc, first, myTile);
+  // Stored with K contiguous (A, or B with transpose_b): vector j of a
+  // tile's block is its row (column) j's vector kb; stored [K, M] ([K, N]):
+  // k = 4 kb + j / 2, the tile's 4-group j % 2.
+  bool kContiguous = isA ? !p.ta : p.tb;
+  for (int64_t q = 0; q < per; ++q) {
+    Value j = affine(b, loc, myJ, 1, q * spread);
+    if (kContiguous) {
+      Value index =
+          clamped(arith::AddIOp::create(
+                      b, loc, affine(b, loc, tile, kShareLanes, 0), j),
+                  sh.extent);
+      sh.laneVector.push_back(affine(b, loc, index, p.k / kVec, 0));
+      continue;
+    }
+    Value two = indexConst(b, loc, 2);
+    sh.laneVector.push_back(
+        clamped(arith::AddIOp::create(b, loc, affine(b, loc, tile, 2, 0),
+                                      arith::RemUIOp::create(b, loc, j, two)),
+                (sh.extent + kVec - 1) / kVec));
+    sh.laneK.push_back(arith::DivUIOp::create(b, loc, j, two));
+  }
+  // Vector j of this lane's tile is load j / spread of lane
+  // (j % spread) * per + its tile's position in the group.
   Value base = arith::IndexCastOp::create(
       b, loc, b.getI32Type(), arith::SubIOp::create(b, loc, lane, t));
-  for (int64_t l = 0; l < kShareLanes; ++l)
-    groupLanes.push_back(arith::AddIOp::create(
+  Value position;
+  if (per > 1) {
+    Value cols = indexConst(b, loc, p.groupCols);
+    position = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        isA ? arith::DivUIOp::create(b, loc, t, cols).getResult()
+            : arith::RemUIOp::create(b, loc, t, cols).getResult());
+  }
+  for (int64_t j = 0; j < kShareLanes; ++j) {
+    sh.fromLoad.push_back(j / spread);
+    Value from = arith::AddIOp::create(
         b, loc, base,
         arith::ConstantOp::create(
-            b, loc, b.getI32IntegerAttr(static_cast<int32_t>(l)))));
-  bool isA = p.shared == MatmulPlan::Shared::A;
-  sharedOperand = isA ? a : bm;
-  sharedExtent = isA ? p.m : p.n;
-  Value tile = isA ? tileRow : tileCol;
-  // Stored with K contiguous (A, or B with transpose_b): vector t of a
-  // block is row (column) t's vector kb.
-  if (isA ? !p.ta : p.tb) {
-    Value index = clamped(
-        arith::AddIOp::create(b, loc, affine(b, loc, tile, kShareLanes, 0), t),
-        sharedExtent);
-    laneVector = affine(b, loc, index, p.k / kVec, 0);
-    return;
+            b, loc,
+            b.getI32IntegerAttr(static_cast<int32_t>((j % spread) * per))));
+    if (position)
+      from = arith::AddIOp::create(b, loc, from, position);
+    sh.fromLane.push_back(from);
   }
-  // Stored [K, M] ([K, N]): vector t of a block is k = 4 kb + t / 2,
-  // the tile's 4-group t % 2.
-  Value two = indexConst(b, loc, 2);
-  Value group4 =
-      clamped(arith::AddIOp::create(b, loc, affine(b, loc, tile, 2, 0),
-                                    arith::RemUIOp::create(b, loc, t, two)),
-              (sharedExtent + kVec - 1) / kVec);
-  laneK = arith::DivUIOp::create(b, loc, t, two);
-  laneVector = group4;
 }
 
-SmallVector<Value> TileEmitter::sharedBlock(Value kb) {
-  Value at;
-  if (!laneK) {
-    at = arith::AddIOp::create(b, loc, laneVector, kb);
-  } else {
-    Value k = arith::AddIOp::create(b, loc, affine(b, loc, kb, kVec, 0), laneK);
-    at = arith::AddIOp::create(
-        b, loc, affine(b, loc, k, sharedExtent / kVec, 0), laneVector);
+SmallVector<Value> TileEmitter::sharedBlock(bool isA, Value kb) {
+  SharedLoads &sh = isA ? sharedA : sharedB;
+  SmallVector<Value> mine;
+  for (auto [q, vector] : llvm::enumerate(sh.laneVector)) {
+    Value at;
+    if (sh.laneK.empty()) {
+      at = arith::AddIOp::create(b, loc, vector, kb);
+    } else {
+      Value k = arith::AddIOp::create(b, loc, affine(b, loc, kb, kVec, 0),
+                                      sh.laneK[q]);
+      at = arith::AddIOp::create(b, loc, affine(b, loc, k, sh.extent / kVec, 0),
+                                 vector);
+    }
+    mine.push_back(memref::LoadOp::create(b, loc, sh.operand, ValueRange{at}));
   }
-  Value mine = memref::LoadOp::create(b, loc, sharedOperand, ValueRange{at});
   Value width = arith::ConstantOp::create(
       b, loc, b.getI32IntegerAttr(static_cast<int32_t>(kShareLanes)));
   SmallVector<Value> vectors;
-  for (Value from : groupLanes)
-    vectors.push_back(
-        gpu::ShuffleOp::create(b, loc, mine, from, width, gpu::ShuffleMode::IDX)
-            .getShuffleResult());
+  for (auto [load, from] : llvm::zip(sh.fromLoad, sh.fromLane))
+    vectors.push_back(gpu::ShuffleOp::create(b, loc, mine[load], from, width,
+                                             gpu::ShuffleMode::IDX)
+                          .getShuffleResult());
   return vectors;
 }
 
@@ -172,8 +227,8 @@ SmallVector<SmallVector<Value>> TileEmitter::loadA(Value kb,
   SmallVector<SmallVector<Value>> av(p.tileM);
   // The K remainder (count < 4) loads directly: no vector per lane.
   bool full = count == kVec;
-  if (full && p.shared == MatmulPlan::Shared::A) {
-    SmallVector<Value> vectors = sharedBlock(kb);
+  if (full && p.sharesA()) {
+    SmallVector<Value> vectors = sharedBlock(/*isA=*/true, kb);
     for (int64_t r = 0; r < p.tileM; ++r)
       av[r].resize(count);
     for (auto [t, v] : llvm::enumerate(vectors))
@@ -213,8 +268,8 @@ SmallVector<SmallVector<Value>> TileEmitter::loadB(Value kb,
   int64_t count = ks.size();
   SmallVector<SmallVector<Value>> bv(count);
   bool full = count == kVec;
-  if (full && p.shared == MatmulPlan::Shared::B) {
-    SmallVector<Value> vectors = sharedBlock(kb);
+  if (full && p.sharesB()) {
+    SmallVector<Value> vectors = sharedBlock(/*isA=*/false, kb);
     for (int64_t kk = 0; kk < count; ++kk)
       bv[kk].resize(p.tileN);
     for (auto [t, v] : llvm::enumerate(vectors))

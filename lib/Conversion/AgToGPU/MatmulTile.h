@@ -41,13 +41,21 @@ struct MatmulPlan {
   /// than along a row): with column sums, the first column's tiles are
   /// then whole SIMD groups, so only they pay for the sums.
   bool columnMajor = false;
-  /// Which operand the lanes of a group of kShareLanes share (A along a
-  /// row of tiles, B down a column), each loading one of its block's
-  /// vectors for all; None: every lane loads its own.
-  enum class Shared { None, A, B } shared = Shared::None;
+  /// The tiles of a group of kShareLanes consecutive work items, rows by
+  /// columns (their product is kShareLanes), whose lanes share their loads;
+  /// 0 x 0: no groups, every lane loads its own. The lanes of a group that
+  /// own tiles of the same rows need the same vectors of A per K block,
+  /// those of the same columns the same vectors of B: with groupRows < 8 the
+  /// group loads each of its 8 * groupRows vectors of A once (groupRows per
+  /// lane) and the lanes take them with shuffles, and likewise B with
+  /// groupCols < 8.
+  int64_t groupRows = 0, groupCols = 0;
 
   int64_t tilesM() const { return (m + tileM - 1) / tileM; }
   int64_t tilesN() const { return (n + tileN - 1) / tileN; }
+  bool sharesA() const { return groupRows > 0 && groupRows < kShareLanes; }
+  bool sharesB() const { return groupCols > 0 && groupCols < kShareLanes; }
+  bool shares() const { return sharesA() || sharesB(); }
 };
 
 /// Emits one work item: the loads, the multiply-adds and the stores of one
@@ -77,12 +85,13 @@ private:
   /// `count` k from 4 kb into `acc`, carried through the loop.
   void walkK(Values &acc,
              llvm::function_ref<void(mlir::Value, int64_t, Values &)> step);
-  /// The shared operand's vector this lane loads per K block (vector t of
-  /// the block for lane t of its group), and the lanes of its group.
-  void planLaneLoad();
-  /// This lane's vector of the shared operand in block `kb`, and the
-  /// group's 8 such vectors, in lane order.
-  Values sharedBlock(mlir::Value kb);
+  /// Plans the loads of a shared operand (A when `isA`, else B): the
+  /// vectors this lane loads per K block for its group and the lanes it
+  /// takes each of its tile's 8 vectors from.
+  void planShared(bool isA);
+  /// This lane's tile's 8 vectors of the shared operand (A when `isA`) in
+  /// block `kb`, in the order of a tile's block.
+  Values sharedBlock(bool isA, mlir::Value kb);
   /// `index` clamped into [0, bound).
   mlir::Value clamped(mlir::Value index, int64_t bound);
   /// Element A(m = rows[r], k) with a scalar load.
@@ -125,15 +134,25 @@ private:
   Values rows, cols;
   /// Clamped vector indices (along M, along N) of the tile's 4-groups.
   Values rowVecs, colVecs;
-  /// With a shared operand: the vector this lane loads, as an offset from
-  /// its block's first (with K contiguous) or as the 4-group of row k =
-  /// 4 kb + laneK.
-  mlir::Value laneVector, laneK;
-  /// The shared operand (A or B) and its extent along M or N.
-  mlir::Value sharedOperand;
-  int64_t sharedExtent = 0;
-  /// The lanes of this lane's group (i32), whose vectors it takes.
-  Values groupLanes;
+  /// The tile's position in its group (row, column) and the group's first
+  /// tile row and column, with groups.
+  mlir::Value groupRow, groupCol, firstTileRow, firstTileCol;
+
+  /// The loads of one shared operand.
+  struct SharedLoads {
+    /// A or B, and its extent along M or N.
+    mlir::Value operand;
+    int64_t extent = 0;
+    /// Per vector this lane loads: its index as an offset from its
+    /// block's first (with K contiguous), or as the 4-group of row
+    /// k = 4 kb + laneK.
+    Values laneVector, laneK;
+    /// Per vector j of the tile's block: which of the loaded vectors holds
+    /// it, and the lane (i32) it is taken from.
+    llvm::SmallVector<int64_t> fromLoad;
+    Values fromLane;
+  };
+  SharedLoads sharedA, sharedB;
 };
 
 } // namespace capture::kernels::matmul
