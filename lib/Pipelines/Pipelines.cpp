@@ -30,8 +30,9 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   if (options.fuse)
     pm.addPass(createFormDispatchRegions());
   pm.addPass(createPlanBuffers(PlanBuffersOptions{options.alignment}));
-  pm.addPass(createLowerToGPU(LowerToGPUOptions{
-      options.workgroupSize, options.target, options.tileShuffles}));
+  pm.addPass(createLowerToGPU(
+      LowerToGPUOptions{options.workgroupSize, options.target,
+                        options.tileShuffles, options.minMatmulWorkgroups}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createBoundKernelLoops());

@@ -62,6 +62,12 @@ static cl::opt<bool> tileShuffles(
              "subgroup shuffles (lavapipe; default on; --tile-shuffles=false: "
              "each lane loads its own)"),
     cl::init(true), cl::cat(category));
+static cl::opt<unsigned> minMatmulWorkgroups(
+    "min-matmul-workgroups",
+    cl::desc("A matmul kernel whose tiles would fill fewer workgroups than "
+             "this runs smaller ones, so that llvmpipe's threads share it "
+             "(default 8; 0: never)"),
+    cl::init(8), cl::cat(category));
 
 /// Unlists every option outside capture-aot's own and the generic ones
 /// (all stay usable), but for MLIR's --mlir-* debugging options, which
@@ -136,6 +142,7 @@ int main(int argc, char **argv) {
   options.target = target;
   options.fuse = fuse;
   options.tileShuffles = tileShuffles;
+  options.minMatmulWorkgroups = minMatmulWorkgroups;
   capture::buildCapturePipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

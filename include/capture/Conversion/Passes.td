@@ -59,10 +59,16 @@ def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
            "#ag.target unless it has one: lavapipe (CPU Vulkan: texel-buffer "
            "reads) or gpu (storage-buffer reads)">,
     Option<"tileShuffles", "tile-shuffles", "bool", /*default=*/"true",
-           "With texel reads and 8-lane subgroups, the 8 lanes whose matmul "
-           "tiles share rows (columns) load that operand once per K block "
-           "and pass it by subgroup shuffles (false: every lane loads its "
-           "own)">,
+           "With texel reads and 8-lane subgroups, each group of 8 lanes "
+           "owns 2x4 or 4x2 matmul tiles (else a row or column of 8) and "
+           "loads the operand vectors they share once per K block, passing "
+           "them by subgroup shuffles (false: every lane loads its own)">,
+    Option<"minMatmulWorkgroups", "min-matmul-workgroups", "unsigned",
+           /*default=*/"8",
+           "A matmul kernel whose tiles would fill fewer workgroups than "
+           "this runs smaller ones (whole subgroups, at least one), so that "
+           "a CPU driver's threads share it (0: every kernel keeps "
+           "workgroup-size)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

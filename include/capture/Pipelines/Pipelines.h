@@ -37,6 +37,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
                      "through shuffles (lavapipe); off: each lane loads its "
                      "own"),
       llvm::cl::init(true)};
+  Option<unsigned> minMatmulWorkgroups{
+      *this, "min-matmul-workgroups",
+      llvm::cl::desc("A matmul kernel whose tiles would fill fewer "
+                     "workgroups than this runs smaller ones (0: never)"),
+      llvm::cl::init(8)};
 };
 
 /// The guard, the training-step passes (autodiff, param packing, clipping,

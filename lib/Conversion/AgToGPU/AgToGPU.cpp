@@ -103,21 +103,6 @@ static InFlightDiagnostic missingPlan(Operation *op, StringRef attr) {
                               "ag-lower-to-gpu";
 }
 
-/// Lowers one packed entry (an ag.forward or ag.train_step) whose buffers
-/// ag-plan-buffers planned.
-/// The multiply-adds of `op`'s matmul (a matmul or a matmul region), else 0.
-static int64_t multiplyAdds(Operation *op) {
-  MatmulOp matmul = dyn_cast<MatmulOp>(op);
-  if (auto region = dyn_cast<DispatchRegionOp>(op))
-    matmul = region.getMatmul();
-  if (!matmul)
-    return 0;
-  auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
-  auto result = cast<RankedTensorType>(matmul.getResult().getType());
-  int64_t k = lhs.getDimSize(matmul.getTransposeA() ? 0 : 1);
-  return result.getNumElements() * k;
-}
-
 /// A dispatch's work estimate (kWorkAttr): `multiplyAdds` plus
 /// kWorkPerBoundFloat per float of every view it binds.
 static int64_t estimatedWork(ValueRange args, int64_t multiplyAdds) {
@@ -132,6 +117,8 @@ static int64_t estimatedWork(ValueRange args, int64_t multiplyAdds) {
   return multiplyAdds + kWorkPerBoundFloat * floats;
 }
 
+/// Lowers one packed entry (an ag.forward or ag.train_step) whose buffers
+/// ag-plan-buffers planned.
 static LogicalResult lowerEntry(FunctionOpInterface entry,
                                 KernelBuilder &kernels) {
   // Only packed entries are planned.
@@ -241,12 +228,13 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   auto c1 = [&]() { return arith::ConstantIndexOp::create(b, loc, 1); };
   auto launch = [&](gpu::GPUFuncOp kernel, int64_t items, ValueRange args,
                     Location at, int64_t multiplyAdds = 0) {
-    Value groups =
-        arith::ConstantIndexOp::create(b, at, kernels.groupsFor(items));
-    // The kernel's own workgroup size (a workgroup region's differs).
+    // The kernel's own workgroup size (a workgroup region's and a small
+    // matmul's differ).
     int64_t localSize = kernels.getWorkgroupSize();
     if (auto abi = spirv::lookupEntryPointABI(kernel))
       localSize = abi.getWorkgroupSize()[0];
+    Value groups = arith::ConstantIndexOp::create(
+        b, at, kernels.groupsFor(items, static_cast<unsigned>(localSize)));
     Value threads = arith::ConstantIndexOp::create(b, at, localSize);
     auto launchOp =
         gpu::LaunchFuncOp::create(b, at, kernel, {groups, c1(), c1()},
@@ -348,7 +336,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
          llvm::zip(op.getResults(), argTypes.drop_front(operands.size())))
       args.push_back(viewOfType(placeOf(result), type));
     launch(*kernel, KernelBuilder::workItems(&op), args, op.getLoc(),
-           multiplyAdds(&op));
+           KernelBuilder::multiplyAdds(&op));
   }
 
   // Outputs not computed in place (inputs, weights, constants, repeats,
@@ -559,7 +547,8 @@ void LowerToGPUPass::runOnOperation() {
   }
 
   KernelBuilder kernels(module, workgroupSize, targetAttr.getSubgroupSize(),
-                        matmulShareLanes(module, targetAttr));
+                        matmulShareLanes(module, targetAttr),
+                        minMatmulWorkgroups);
   for (FunctionOpInterface entry : entries)
     if (failed(lowerEntry(entry, kernels)))
       return signalPassFailure();

@@ -30,15 +30,52 @@ using namespace capture::ag;
 using namespace capture::kernels;
 
 KernelBuilder::KernelBuilder(ModuleOp module, unsigned workgroupSize,
-                             unsigned subgroupSize, unsigned matmulShareLanes)
+                             unsigned subgroupSize, unsigned matmulShareLanes,
+                             unsigned minMatmulWorkgroups)
     : module(module), workgroupSize(workgroupSize), subgroupSize(subgroupSize),
-      matmulShareLanes(matmulShareLanes) {}
+      matmulShareLanes(matmulShareLanes),
+      minMatmulWorkgroups(minMatmulWorkgroups) {}
 
-int64_t KernelBuilder::groupsFor(int64_t items) const {
+int64_t KernelBuilder::groupsFor(int64_t items, unsigned localSize) const {
+  if (localSize == 0)
+    localSize = workgroupSize;
   // Vulkan guarantees 65535 groups per dimension; the grid-stride loop
   // covers the rest.
-  int64_t groups = (items + workgroupSize - 1) / workgroupSize;
+  int64_t groups = (items + localSize - 1) / localSize;
   return std::clamp<int64_t>(groups, 1, 65535);
+}
+
+/// The fewest multiply-adds of a matmul kernel split into smaller
+/// workgroups: 4x the work per dispatch from which the runtime runs
+/// llvmpipe's pool (rt::kPoolWorkPerDispatch, 1M). Where a step runs on the
+/// submitting thread instead, the extra workgroups cost ~0.3 us each for
+/// nothing (the PPO step at batch 64, whose 64x64x64 products split, was
+/// 4-9% slower); at 4M multiply-adds that stays ~1% of the kernel's time.
+static constexpr int64_t kSplitMatmulMultiplyAdds = int64_t(1) << 22;
+
+int64_t KernelBuilder::multiplyAdds(Operation *op) {
+  MatmulOp matmul = dyn_cast<MatmulOp>(op);
+  if (auto region = dyn_cast<DispatchRegionOp>(op))
+    matmul = region.getMatmul();
+  if (!matmul)
+    return 0;
+  auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+  auto result = cast<RankedTensorType>(matmul.getResult().getType());
+  int64_t k = lhs.getDimSize(matmul.getTransposeA() ? 0 : 1);
+  return result.getNumElements() * k;
+}
+
+unsigned KernelBuilder::matmulLocalSize(int64_t items,
+                                        int64_t multiplyAdds) const {
+  int64_t minGroups = minMatmulWorkgroups;
+  // Whole subgroups only: the shared tiles' groups of lanes, and SIMD
+  // lanes a CPU driver would run empty otherwise.
+  if (minGroups == 0 || multiplyAdds < kSplitMatmulMultiplyAdds ||
+      workgroupSize <= subgroupSize || workgroupSize % subgroupSize != 0 ||
+      items >= workgroupSize * minGroups)
+    return workgroupSize;
+  int64_t size = items / minGroups / subgroupSize * subgroupSize;
+  return static_cast<unsigned>(std::max<int64_t>(size, subgroupSize));
 }
 
 bool KernelBuilder::isCompute(Operation *op) {
@@ -109,7 +146,8 @@ gpu::GPUFuncOp KernelBuilder::createKernel(
   // a loop whose trip count differs between lanes made a 64x64x64 matmul
   // 20-30% slower than the same body under an `if` (measured), and an
   // exact cover needs no condition at all.
-  int64_t launched = groupsFor(items) * static_cast<int64_t>(localSize);
+  int64_t launched =
+      groupsFor(items, localSize) * static_cast<int64_t>(localSize);
   if (launched == items) {
     emitItem(b, loc, start, args);
   } else if (launched > items) {
@@ -282,11 +320,16 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
         },
         lanes);
   } else {
-    func =
-        createKernel(kernelStem(op), argTypes, workItems(op),
-                     [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
-                       emitItem(op, matmulShareLanes, b, loc, i, args);
-                     });
+    auto region = dyn_cast<DispatchRegionOp>(op);
+    bool matmul = isa<MatmulOp>(op) ||
+                  (region && region.getMatmul() && !regionReduction(region));
+    int64_t items = workItems(op);
+    func = createKernel(
+        kernelStem(op), argTypes, items,
+        [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
+          emitItem(op, matmulShareLanes, b, loc, i, args);
+        },
+        matmul ? matmulLocalSize(items, multiplyAdds(op)) : 0);
   }
   // Arguments bound as vec4 elements or flat lose their tensor shape:
   // record it for the module file's binding shapes.

@@ -29,8 +29,12 @@ public:
   /// their barriers cost next to nothing. `matmulShareLanes` (8, or 0 for
   /// none): matmul tiles of a group of that many lanes share one operand's
   /// loads through subgroup shuffles where the shapes allow it.
+  /// `minMatmulWorkgroups` (0: none): a matmul kernel whose work items
+  /// would fill fewer workgroups than that runs smaller ones (see
+  /// matmulLocalSize).
   KernelBuilder(mlir::ModuleOp module, unsigned workgroupSize,
-                unsigned subgroupSize, unsigned matmulShareLanes = 0);
+                unsigned subgroupSize, unsigned matmulShareLanes = 0,
+                unsigned minMatmulWorkgroups = 0);
 
   /// Returns the kernel computing `op`, or fails with a diagnostic on `op`
   /// when its kind has no kernel.
@@ -80,8 +84,22 @@ public:
   /// operands, then the inputs its epilogue reads).
   static llvm::SmallVector<mlir::Value> kernelOperands(mlir::Operation *op);
 
-  /// Workgroups to launch for a kernel running `items` work items.
-  int64_t groupsFor(int64_t items) const;
+  /// Workgroups to launch for a kernel running `items` work items in
+  /// workgroups of `localSize` invocations (0: the builder's size).
+  int64_t groupsFor(int64_t items, unsigned localSize = 0) const;
+
+  /// The workgroup size of a matmul kernel of `items` work items and
+  /// `multiplyAdds`: the builder's, unless that leaves fewer than
+  /// minMatmulWorkgroups workgroups for at least kSplitMatmulMultiplyAdds;
+  /// then the largest multiple of the subgroup size that gives at least
+  /// that many (one subgroup at the least). A CPU driver runs each
+  /// workgroup on one of its threads, so a weight gradient of 64 tiles in
+  /// one workgroup of 64 would keep every thread but one idle.
+  unsigned matmulLocalSize(int64_t items, int64_t multiplyAdds) const;
+
+  /// The multiply-adds of `op`'s matmul (a matmul or a matmul region),
+  /// else 0.
+  static int64_t multiplyAdds(mlir::Operation *op);
 
   /// Work items of the kernel computing `op`:
   /// its output elements, except one per row for softmax and log_softmax and
@@ -118,6 +136,8 @@ private:
   unsigned subgroupSize;
   /// Lanes whose matmul tiles share an operand's loads (0: none).
   unsigned matmulShareLanes;
+  /// The fewest workgroups a matmul kernel is split into (0: no split).
+  unsigned minMatmulWorkgroups;
   /// Kernels built so far, by a key of op name, attributes and types.
   llvm::StringMap<mlir::gpu::GPUFuncOp> cache;
   /// Counter making kernel names unique.
