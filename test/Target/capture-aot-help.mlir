@@ -8,6 +8,7 @@
 // CHECK: --help-hidden
 // CHECK-LABEL: capture-aot options:
 // CHECK: --dump-spirv=<dir>
+// CHECK: --min-matmul-workgroups=<uint>
 // CHECK: -o <file>
 // CHECK: --print-module
 // CHECK: --target=<string>

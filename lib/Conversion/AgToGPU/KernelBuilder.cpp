@@ -320,16 +320,15 @@ FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
         },
         lanes);
   } else {
-    auto region = dyn_cast<DispatchRegionOp>(op);
-    bool matmul = isa<MatmulOp>(op) ||
-                  (region && region.getMatmul() && !regionReduction(region));
+    // Only matmuls have multiply-adds, so only they may get smaller
+    // workgroups.
     int64_t items = workItems(op);
     func = createKernel(
         kernelStem(op), argTypes, items,
         [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
           emitItem(op, matmulShareLanes, b, loc, i, args);
         },
-        matmul ? matmulLocalSize(items, multiplyAdds(op)) : 0);
+        matmulLocalSize(items, multiplyAdds(op)));
   }
   // Arguments bound as vec4 elements or flat lose their tensor shape:
   // record it for the module file's binding shapes.

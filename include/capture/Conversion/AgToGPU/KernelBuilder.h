@@ -89,7 +89,8 @@ public:
   int64_t groupsFor(int64_t items, unsigned localSize = 0) const;
 
   /// The workgroup size of a matmul kernel of `items` work items and
-  /// `multiplyAdds`: the builder's, unless that leaves fewer than
+  /// `multiplyAdds` (0 for any other kernel): the builder's, unless that
+  /// leaves fewer than
   /// minMatmulWorkgroups workgroups for at least kSplitMatmulMultiplyAdds;
   /// then the largest multiple of the subgroup size that gives at least
   /// that many (one subgroup at the least). A CPU driver runs each
