@@ -84,6 +84,14 @@ TileEmitter::TileEmitter(const MatmulPlan &p, OpBuilder &b, Location loc,
   for (int64_t c4 = 0; c4 < p.tileN / kVec; ++c4)
     colVecs.push_back(clamped(affine(b, loc, tileCol, p.tileN / kVec, c4),
                               (p.n + kVec - 1) / kVec));
+  if (p.shares()) {
+    Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
+    laneInGroup =
+        arith::RemUIOp::create(b, loc, lane, indexConst(b, loc, kShareLanes));
+    groupFirstLane = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::SubIOp::create(b, loc, lane, laneInGroup));
+  }
   if (p.sharesA())
     planShared(/*isA=*/true);
   if (p.sharesB())
@@ -127,9 +135,7 @@ void TileEmitter::planShared(bool isA) {
   // `per` of their 8 * per vectors, lane l the vectors of tile l % per.
   int64_t per = isA ? p.groupRows : p.groupCols;
   int64_t spread = kShareLanes / per;
-  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
-  Value t =
-      arith::RemUIOp::create(b, loc, lane, indexConst(b, loc, kShareLanes));
+  Value t = laneInGroup;
   Value myTile = arith::RemUIOp::create(b, loc, t, indexConst(b, loc, per));
   Value myJ = arith::DivUIOp::create(b, loc, t, indexConst(b, loc, per));
   sh.operand = isA ? a : bm;
@@ -159,8 +165,6 @@ void TileEmitter::planShared(bool isA) {
   }
   // Vector j of this lane's tile is load j / spread of lane
   // (j % spread) * per + its tile's position in the group.
-  Value base = arith::IndexCastOp::create(
-      b, loc, b.getI32Type(), arith::SubIOp::create(b, loc, lane, t));
   Value position;
   if (per > 1) {
     Value cols = indexConst(b, loc, p.groupCols);
@@ -172,7 +176,7 @@ void TileEmitter::planShared(bool isA) {
   for (int64_t j = 0; j < kShareLanes; ++j) {
     sh.fromLoad.push_back(j / spread);
     Value from = arith::AddIOp::create(
-        b, loc, base,
+        b, loc, groupFirstLane,
         arith::ConstantOp::create(
             b, loc,
             b.getI32IntegerAttr(static_cast<int32_t>((j % spread) * per))));

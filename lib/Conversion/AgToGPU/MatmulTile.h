@@ -134,9 +134,10 @@ private:
   Values rows, cols;
   /// Clamped vector indices (along M, along N) of the tile's 4-groups.
   Values rowVecs, colVecs;
-  /// The tile's position in its group (row, column) and the group's first
-  /// tile row and column, with groups.
-  mlir::Value groupRow, groupCol, firstTileRow, firstTileCol;
+  /// With groups: the group's first tile row and column; this lane's place
+  /// in its group (lane id % kShareLanes) and the group's first lane (i32,
+  /// for the shuffles), shared by both operands' loads.
+  mlir::Value firstTileRow, firstTileCol, laneInGroup, groupFirstLane;
 
   /// The loads of one shared operand.
   struct SharedLoads {
