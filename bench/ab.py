@@ -43,11 +43,21 @@ for tool in (a.baseline_aot, aot, run):
         sys.exit("bench/ab.py: %s is missing" % tool)
 
 
+def checked(cmd):
+    """The stdout of `cmd`; a failure stops with the command and its own
+    error (a flag the baseline compiler does not know, a module it
+    refuses) rather than a traceback."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("bench/ab.py: %s failed (exit %d):\n%s" % (
+            " ".join(cmd), r.returncode, r.stderr.strip()))
+    return r.stdout
+
+
 def capture_run(module, data, *flags):
-    return json.loads(subprocess.run(
+    return json.loads(checked(
         [run, module, "--entry", "train", "--steps", str(a.steps), "--json"]
-        + list(flags) + data_args(data),
-        check=True, capture_output=True, text=True).stdout)
+        + list(flags) + data_args(data)))
 
 
 def replay(module, data):
@@ -68,8 +78,7 @@ for name in a.workloads.split(","):
     modules = {}
     for side, compiler in (("A", a.baseline_aot), ("B", aot)):
         modules[side] = os.path.join(work, "ab-%s.capmod" % side)
-        subprocess.run([compiler, model, "-o", modules[side]] + a.aot_flag,
-                       check=True)
+        checked([compiler, model, "-o", modules[side]] + a.aot_flag)
     same = open(modules["A"], "rb").read() == open(modules["B"], "rb").read()
     times = {"A": [], "B": []}
     for _ in range(a.pairs):
