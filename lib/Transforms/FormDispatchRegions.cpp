@@ -101,7 +101,10 @@ static bool isReduction(Operation *op) { return isa<SumOp, MeanOp, MaxOp>(op); }
 
 /// A region's inputs: the values its ops (in `ops` order) use from outside
 /// it (`isMember` false for their producer), in order of first use; splat
-/// constants go to `splats` instead, to be cloned into the body.
+/// constants go to `splats` instead, to be cloned into the body, but for
+/// those an ag.matmul multiplies: the matmul template reads its operands
+/// from memory, so such a splat (mean's gradient through a frozen layer) is
+/// an input, for the region's other ops too.
 static void collectInputs(ArrayRef<Operation *> ops,
                           function_ref<bool(Operation *)> isMember,
                           llvm::SetVector<Value> &inputs,
@@ -111,13 +114,17 @@ static void collectInputs(ArrayRef<Operation *> ops,
       Operation *def = operand.getDefiningOp();
       if (def && isMember(def))
         continue;
-      if (def && isSplatConstant(def)) {
+      if (def && isSplatConstant(def) && !isa<MatmulOp>(op)) {
         if (!llvm::is_contained(splats, def))
           splats.push_back(def);
         continue;
       }
       inputs.insert(operand);
     }
+  // A clone would replace the input for every op, the matmul's included.
+  llvm::erase_if(splats, [&](Operation *splat) {
+    return inputs.contains(splat->getResult(0));
+  });
 }
 
 /// Fills a new region's `block` (one argument per input): the splat
