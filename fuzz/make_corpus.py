@@ -57,9 +57,16 @@ for path in glob.glob(os.path.join(out, "*.mlir")):
     text = open(path).read()
     tokens.update(re.findall(r"#ag\.\w+<", text))
     tokens.update(re.findall(r"\b(?:ag\.)?[a-z_]+ = ", text))
-    tokens.update(re.findall(r"tensor<[0-9x]*[fi](?:8|16|32|64)>", text))
+    tokens.update(re.findall(
+        r"tensor<[0-9x]*(?:[fi](?:1|8|16|32|64)|bf16|index|complex<f32>)>",
+        text))
 tokens.update(["dense<", "-> (", ") -> ", " : ", "ag.name = ", "trainable",
                "constant", "transpose_a", "transpose_b", "{", "}", "%", "@"])
+# Element types, those ag holds and those it refuses (every verifier must
+# name them, never crash on one: an index tensor once did), so that a
+# mutation swaps a tensor's element type whole.
+tokens.update(["f32", "i32", "i8", "index", "i64", "i1", "f16", "bf16", "f64",
+               "complex<f32>", "complex<"])
 with open(os.path.join(root, "fuzz", "mlir.dict"), "w") as f:
     f.write("# libFuzzer dictionary for capture-mlir-fuzzer "
             "(fuzz/make_corpus.py)\n")

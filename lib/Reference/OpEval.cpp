@@ -324,6 +324,10 @@ kernels::evalComputeOp(Operation *op,
       .Case([&](ag::ReluOp o) { return eval.unary(o, scalarRelu); })
       .Case([&](ag::SqrtOp o) { return eval.unary(o, scalarSqrt); })
       .Case([&](ag::SquareOp o) { return eval.unary(o, scalarSquare); })
+      .Case([&](ag::StopGradientOp o) -> FailureOr<Tensor> {
+        // The identity: it only stops gradients, which ag-autodiff builds.
+        return get(o.getInput());
+      })
       .Case([&](ag::ClampOp o) {
         // The bounds are f32 attributes, so both precisions clamp to the
         // same float values. NaN propagates through both steps, so a NaN

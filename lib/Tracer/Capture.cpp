@@ -94,6 +94,10 @@ struct CapturedState {
   std::optional<SavedOptimizer> saved;
   /// Why the last call traced.
   std::string why;
+  /// The signature whose recording failed at the last call that recorded
+  /// (cleared by a recording that succeeds): a call with it records again
+  /// because of that failure, not because its signature is new.
+  std::optional<std::string> failedSignature;
   /// The inputs (names, dtypes, shapes, in order) of the last call that
   /// ran, whose recording is the cache's front: a call with the same
   /// replays it without formatting a signature.
@@ -290,6 +294,9 @@ CapturedState::call(const std::vector<rt::TensorView> &inputs,
         params->dropped.erase(reason);
       cache.erase(hit);
     }
+  } else if (failedSignature == sig) {
+    why = "the previous call's recording of inputs " + sig +
+          " failed, so this call records again";
   } else if (stats.recordings == 0) {
     why = "first call, with inputs " + sig;
   } else if (evicted.count(sig)) {
@@ -316,8 +323,11 @@ CapturedState::call(const std::vector<rt::TensorView> &inputs,
       ++stats.evictions;
     }
     rt::Result<uint64_t> id = record(specs);
-    if (id.isError())
+    if (id.isError()) {
+      failedSignature = sig;
       return id.status().withContext(where + "recording failed (" + why + ")");
+    }
+    failedSignature.reset();
     cache.push_front({sig, id.value()});
     evicted.erase(sig);
     freed = false;

@@ -323,6 +323,9 @@ Tensor sigmoid(At x) { return OpBuilderFor::unary<SigmoidOp>(x, "sigmoid"); }
 Tensor relu(At x) { return OpBuilderFor::unary<ReluOp>(x, "relu"); }
 Tensor sqrt(At x) { return OpBuilderFor::unary<SqrtOp>(x, "sqrt"); }
 Tensor square(At x) { return OpBuilderFor::unary<SquareOp>(x, "square"); }
+Tensor stopGradient(At x) {
+  return OpBuilderFor::unary<StopGradientOp>(x, "stopGradient");
+}
 Tensor clamp(At x, float lo, float hi) {
   return OpBuilderFor::clamp(x, lo, hi);
 }

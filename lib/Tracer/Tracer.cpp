@@ -87,6 +87,9 @@ static std::string firstMessage(const DiagnosticCollector &errors,
 TraceState::TraceState(std::shared_ptr<ParamsState> params)
     : builder(&context), params(std::move(params)) {
   context.disableMultithreading();
+  // A user's error names their lines (each op's location), not our IR: no
+  // "see current operation" note with a whole entry in generic form.
+  context.printOpOnDiagnostic(false);
   // What the pipeline produces too: Tracer::compile runs it here.
   DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -239,15 +242,18 @@ float Tensor::item(SourceLoc loc) const {
 }
 
 std::vector<float> Tensor::toVector(SourceLoc loc) const {
-  if (!valid() || state_->failed())
-    return {};
-  TraceState &s = *state_;
-  if (const TracedValue *v = s.lookup(*this, loc, "read-back"))
-    DownloadOp::create(s.builder, s.locationOf(loc), v->value);
+  // Zeros of the element count whatever happens (an invalid tensor is a
+  // scalar): `y.toVector()[0]` must never read past the end.
   size_t n = 1;
   for (int64_t d : shape())
     n *= static_cast<size_t>(d);
-  return std::vector<float>(n, 0.0f);
+  std::vector<float> zeros(n, 0.0f);
+  if (!valid() || state_->failed())
+    return zeros;
+  TraceState &s = *state_;
+  if (const TracedValue *v = s.lookup(*this, loc, "read-back"))
+    DownloadOp::create(s.builder, s.locationOf(loc), v->value);
+  return zeros;
 }
 
 //===----------------------------------------------------------------------===//

@@ -43,12 +43,46 @@ static bool isDifferentiated(TrainStepOp step) {
   return !step.getBody().front().getOps<ApplyAdamWOp>().empty();
 }
 
+/// An ag.stop_gradient of a weight-dependent (`varied`) value that `loss`
+/// depends on, the first found, or null: what a step whose loss reaches no
+/// trainable weight is told.
+static StopGradientOp stopOnLossPath(Value loss,
+                                     const DenseSet<Value> &varied) {
+  DenseSet<Operation *> seen;
+  SmallVector<Value> worklist = {loss};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (auto stop = dyn_cast<StopGradientOp>(def);
+        stop && varied.contains(stop.getInput()))
+      return stop;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return {};
+}
+
+/// Replaces every ag.stop_gradient of the module's entries by its operand:
+/// once the gradients are built it is the identity, and no kernel computes
+/// it.
+static void eraseStopGradients(ModuleOp module) {
+  for (Operation &entry : module.getBody()->getOperations()) {
+    if (!isa<ForwardOp, TrainStepOp>(entry))
+      continue;
+    entry.walk([](StopGradientOp stop) {
+      stop.replaceAllUsesWith(stop.getInput());
+      stop.erase();
+    });
+  }
+}
+
 static LogicalResult differentiate(TrainStepOp step) {
   Block &body = step.getBody().front();
   auto ret = cast<ReturnOp>(body.getTerminator());
   Value loss = ret.getOperand(0);
 
-  // Values that depend on a trainable weight...
+  // Values that depend on a trainable weight (ag.stop_gradient's result
+  // counts as a constant: no gradient flows through it)...
   DenseSet<Value> varied;
   SmallVector<Operation *> forward;
   for (Operation &op : body.without_terminator()) {
@@ -56,7 +90,7 @@ static LogicalResult differentiate(TrainStepOp step) {
     bool dependent = static_cast<bool>(trainableRead(&op)) ||
                      llvm::any_of(op.getOperands(),
                                   [&](Value v) { return varied.contains(v); });
-    if (dependent)
+    if (dependent && !isa<StopGradientOp>(op))
       varied.insert(op.result_begin(), op.result_end());
   }
   // ...and that the loss depends on: the ops the backward pass visits.
@@ -87,14 +121,20 @@ static LogicalResult differentiate(TrainStepOp step) {
     for (WeightOp w : step->getParentOfType<ModuleOp>().getOps<WeightOp>())
       if (w.getTrainable())
         trainable.push_back("@" + w.getSymName().str());
-    return step.emitOpError()
-           << "has nothing to train: the loss depends on no trainable weight"
-           << (trainable.empty()
-                   ? std::string(" (the module has no trainable weight; "
-                                 "mark weights `trainable`)")
-                   : " (trainable weights: " + llvm::join(trainable, ", ") +
-                         "; read them with ag.read_weight on the loss's "
-                         "path)");
+    InFlightDiagnostic diag =
+        step.emitOpError()
+        << "has nothing to train: the loss depends on no trainable weight"
+        << (trainable.empty()
+                ? std::string(" (the module has no trainable weight; "
+                              "mark weights `trainable`)")
+                : " (trainable weights: " + llvm::join(trainable, ", ") +
+                      "; read them with ag.read_weight on the loss's "
+                      "path)");
+    if (StopGradientOp stop = stopOnLossPath(loss, varied))
+      diag.attachNote(stop.getLoc())
+          << "the loss reaches a trainable weight only through this "
+             "ag.stop_gradient, which passes no gradient";
+    return diag;
   }
 
   // The reverse sweep, appended before the terminator.
@@ -175,4 +215,6 @@ void AutodiffPass::runOnOperation() {
   for (TrainStepOp step : getOperation().getOps<TrainStepOp>())
     if (!isDifferentiated(step) && failed(differentiate(step)))
       return signalPassFailure();
+  // Every step's gradients are built: ag.stop_gradient has done its work.
+  eraseStopGradients(getOperation());
 }

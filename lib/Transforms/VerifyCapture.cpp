@@ -26,7 +26,8 @@ namespace {
 struct Site {
   /// Human-readable kind, e.g. "upload of host data".
   std::string what;
-  /// Where the tracer first recorded it.
+  /// Where it is reported: the first op's source line (see lineOfBoth for
+  /// ops at several columns of one line).
   Location loc;
   /// How many ops of this kind share the site.
   unsigned count = 0;
@@ -86,6 +87,17 @@ static bool sameSite(Location a, Location b) {
   std::optional<FileLineColLoc> la = sourceLine(a), lb = sourceLine(b);
   return la && lb && la->getFilename() == lb->getFilename() &&
          la->getLine() == lb->getLine();
+}
+
+/// Where a site that holds `site` and `other` (sameSite) is reported: its
+/// location, or its line without a column (column 0, which the tracer
+/// prints as `file:line`) when the two are at different columns of it, so
+/// that "N times" never points at one of several calls on the line.
+static Location lineOfBoth(Location site, Location other) {
+  FileLineColLoc a = *sourceLine(site), b = *sourceLine(other);
+  if (a.getColumn() == b.getColumn())
+    return site;
+  return FileLineColLoc::get(a.getFilename(), a.getLine(), /*column=*/0);
 }
 
 /// Rejects calls in `entry`: an entry is one trace, and a callee's host
@@ -157,6 +169,8 @@ static LogicalResult verifyEntry(FunctionOpInterface entry) {
     });
     if (it == sites.end())
       it = sites.insert(sites.end(), Site{*what, reportedAt(op->getLoc()), 0});
+    else
+      it->loc = lineOfBoth(it->loc, op->getLoc());
     ++it->count;
   });
   if (sites.empty())

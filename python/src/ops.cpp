@@ -149,7 +149,7 @@ const UnaryOp unaryOps[] = {
     {"exp", capture::exp},       {"log", capture::log},
     {"tanh", capture::tanh},     {"sigmoid", capture::sigmoid},
     {"relu", capture::relu},     {"sqrt", capture::sqrt},
-    {"square", capture::square},
+    {"square", capture::square}, {"stop_gradient", capture::stopGradient},
 };
 
 /// The operators and methods a Tensor and a Weight share.

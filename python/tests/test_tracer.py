@@ -119,6 +119,42 @@ class TracerTest(unittest.TestCase):
         with self.assertRaisesRegex(capture.Error, "shapes"):
             step(x=x[:2], y=y[:2])
 
+    def test_stop_gradient_is_detach(self):
+        # loss = mse(y, 0.25 * stop_gradient(y) + 0.25 * y.stop_gradient()
+        # + t) with y = x @ w.T: the target is a constant for the gradient,
+        # as with torch's y.detach() (through the target the gradient would
+        # be half as large).
+        p = capture.Params(self.device)
+        w = p.weight("w", [3, 4], capture.Init.linear(4, seed=3))
+
+        def loss(i):
+            y = capture.linear(i["x"], w)
+            target = (0.25 * capture.stop_gradient(y)
+                      + 0.25 * y.stop_gradient() + i["t"])
+            return capture.mse(y, target)
+
+        lr, wd = 0.01, 0.01
+        step = capture.capture_step(loss, p, lr=lr, weight_decay=wd)
+        rng = np.random.default_rng(5)
+        x = rng.standard_normal((8, 4)).astype(np.float32)
+        t = rng.standard_normal((8, 3)).astype(np.float32)
+        w0 = p.values()["w"].astype(np.float64)
+        out = step(x=x, t=t)
+        y = x.astype(np.float64) @ w0.T
+        r = y - (0.5 * y + t)
+        grad = (2 * r / r.size).T @ x
+        np.testing.assert_allclose(out["loss"], np.mean(r * r), rtol=1e-5)
+        np.testing.assert_allclose(out["grad_norm"], np.linalg.norm(grad),
+                                   rtol=1e-5)
+        # AdamW's first step: m / sqrt(v) is sign(grad).
+        w1 = w0 * (1 - lr * wd) - lr * grad / (np.abs(grad) + 1e-8)
+        np.testing.assert_allclose(p.values()["w"], w1, rtol=1e-5,
+                                   atol=1e-6)
+        # A forward capture: the identity.
+        f = capture.capture(
+            lambda i: {"y": capture.stop_gradient(i["x"]) * 2.0}, p)
+        np.testing.assert_array_equal(f(x=x)["y"], 2 * x)
+
     def test_census_entry_graph_and_profile(self):
         p, w, b = self.linear_params()
         step = capture.capture_step(
@@ -186,6 +222,8 @@ class TracerTest(unittest.TestCase):
             capture.capture(reads_back, p)(x=np.ones((2, 4), np.float32))
         self.assertIn("%s:%d" % (HERE, line("host read-back here")),
                       str(e.exception))
+        # The user's lines, not the entry printed as IR.
+        self.assertNotIn("see current operation", str(e.exception))
 
     def test_python_exception_propagates_and_nothing_is_left(self):
         p, w, b = self.linear_params()

@@ -85,6 +85,20 @@ module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 0
 
 // -----
 
+// ag-autodiff erases every ag.stop_gradient: planned IR that still has one
+// (with a place, even) is refused, not copied.
+module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 0, optimizer = 0, constants = 0>} {
+  ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout = [], ag.output_layout = [], ag.scratch_bytes = 16 : i64} {
+    %x = ag.input_view %in[0] {ag.places = [#ag.place<input, 0>]} : tensor<16xi8> -> tensor<4xf32>
+    // expected-error @+1 {{'ag.stop_gradient' op has no GPU kernel}}
+    %d = ag.stop_gradient %x {ag.places = [#ag.place<scratch, 0>]} : tensor<4xf32>
+    %o = ag.pack_outputs : -> tensor<16xi8>
+    ag.return %o : tensor<16xi8>
+  }
+}
+
+// -----
+
 // expected-error @+1 {{'ag.target' must be an #ag.target<...> attribute, got "lavapipe"}}
 module attributes {ag.target = "lavapipe", ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 0, optimizer = 0, constants = 0>} {
 }

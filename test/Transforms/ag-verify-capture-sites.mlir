@@ -39,3 +39,19 @@ ag.forward @kinds(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name 
   %e = ag.upload : tensor<2xf32> loc(unknown)
   ag.return %x : tensor<2xf32>
 }
+
+// Two read-backs on one line (`a.item() + b.item()`) are one site counted
+// twice; at two columns, the note names the line without a column (`:0`,
+// which the tracer prints as file:line), not one of the two calls. Reads
+// at one column keep it.
+// CHECK: error: capture guard: entry @columns did work outside the graph while tracing, which a replay would not repeat: 5 downloads at 2 sites.
+// CHECK: model.cpp:21:0: note: download (read-back) of a device value here, 3 times
+// CHECK: model.cpp:22:9: note: download (read-back) of a device value here, 2 times
+ag.forward @columns(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  ag.download %x : tensor<2xf32> loc("model.cpp":21:13)
+  ag.download %x : tensor<2xf32> loc("model.cpp":21:30)
+  ag.download %x : tensor<2xf32> loc("model.cpp":21:13)
+  ag.download %x : tensor<2xf32> loc("model.cpp":22:9)
+  ag.download %x : tensor<2xf32> loc("model.cpp":22:9)
+  ag.return %x : tensor<2xf32>
+}

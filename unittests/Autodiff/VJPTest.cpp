@@ -359,3 +359,57 @@ TEST_F(VJPTest, ProbeIsIdentity) {
          "  %out = ag.square %0 : tensor<2x2xf32>",
          {2, 2}});
 }
+
+TEST_F(VJPTest, StopGradientPassesNoGradient) {
+  // loss = sum((w * x + stop_gradient(w) * x + stop_gradient(u))^2), whose
+  // value is sum((2 w x + u)^2). Only the first term carries a gradient:
+  // dloss/dw = 2 (2 w x + u) x, half of what differentiating through the
+  // stop_gradient would give (finite differences see that, so this case is
+  // checked against the formula). @u reaches the loss only through a
+  // stop_gradient: like a weight the loss does not read, it gets no
+  // gradient output.
+  const char *text = R"mlir(
+    ag.weight @w trainable : tensor<3xf32>
+    ag.weight @u trainable : tensor<3xf32>
+    ag.train_step @t(%x: tensor<3xf32> {ag.name = "x"})
+        -> (tensor<f32> {ag.name = "loss"})
+        attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+      %w = ag.read_weight @w : tensor<3xf32>
+      %u = ag.read_weight @u : tensor<3xf32>
+      %ws = ag.stop_gradient %w : tensor<3xf32>
+      %us = ag.stop_gradient %u : tensor<3xf32>
+      %a = ag.mul %w, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %b = ag.mul %ws, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %ab = ag.add %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %y = ag.add %ab, %us : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %sq = ag.square %y : tensor<3xf32>
+      %loss = ag.sum %sq : tensor<3xf32> -> tensor<f32>
+      ag.return %loss : tensor<f32>
+    })mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  ASSERT_TRUE(module);
+  PassManager pm(&context);
+  pm.addPass(createAutodiff());
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+
+  const std::vector<double> w = {0.5, -1.25, 2}, u = {1, -3, 0.25},
+                            x = {3, 0.5, -2};
+  reference::EvalOptions options;
+  options.precision = reference::Precision::F64;
+  options.weights["w"] = Tensor::of({3}, w);
+  options.weights["u"] = Tensor::of({3}, u);
+  FailureOr<reference::EvalResult> result =
+      reference::evaluate(*module, "t", {{"x", Tensor::of({3}, x)}}, options);
+  ASSERT_TRUE(succeeded(result));
+  EXPECT_EQ(result->outputs.count("grad/u"), 0u) << "@u got a gradient";
+  auto grad = result->outputs.find("grad/w");
+  ASSERT_NE(grad, result->outputs.end()) << "no gradient for @w";
+  ASSERT_EQ(grad->second.shape, std::vector<int64_t>{3});
+  double loss = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    double y = 2 * w[i] * x[i] + u[i];
+    loss += y * y;
+    EXPECT_DOUBLE_EQ(grad->second.data[i], 2 * y * x[i]) << "element " << i;
+  }
+  EXPECT_DOUBLE_EQ(result->outputs.at("loss").data[0], loss);
+}

@@ -120,6 +120,7 @@ TEST_F(InterpreterTest, SimpleUnaryOps) {
   Inputs x = {{"x", Tensor::of({4}, {-2, 0, 1, 4})}};
   expectTensor(output(unaryModule("neg"), x), {4}, {2, 0, -1, -4});
   expectTensor(output(unaryModule("square"), x), {4}, {4, 0, 1, 16});
+  expectTensor(output(unaryModule("stop_gradient"), x), {4}, {-2, 0, 1, 4});
   expectTensor(output(unaryModule("exp"), x), {4},
                {std::exp(-2.0), 1, std::exp(1.0), std::exp(4.0)});
   expectTensor(output(unaryModule("sqrt"), x), {4}, {kNaN, 0, 1, 2});

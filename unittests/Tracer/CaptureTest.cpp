@@ -11,6 +11,7 @@
 
 using namespace capture;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -582,6 +583,43 @@ TEST(Capture, ConcatAndOneHotErrorsNameTheLine) {
   r = hot({{"labels", rt::HostTensor::i32({2}, {0, 1})}});
   EXPECT_THAT(r.message(), HasSubstr(here(line)));
   EXPECT_THAT(r.message(), HasSubstr("classes >= 1, got [2] and 0"));
+}
+
+TEST(Capture, ARecordingAfterAFailedOneSaysThePreviousFailed) {
+  // The signature is the one of the failed call, not a new one: the
+  // retry says it records again because the previous recording failed.
+  Params params;
+  Weight w = params.weight("w", {2}, Init::constant(3));
+  int failures = 2;
+  Captured f = capture::capture(
+      [&](Tracer::Inputs &in) {
+        if (failures > 0) {
+          --failures;
+          throw std::runtime_error("boom");
+        }
+        return Tracer::Outputs{{"y", in.at("x") * w}};
+      },
+      params);
+  rt::HostTensor x = rt::HostTensor::f32({2}, {1, -1});
+  auto r = f({{"x", x}});
+  ASSERT_TRUE(r.isError());
+  EXPECT_EQ(f.whyRecorded(), "first call, with inputs x: f32 [2]");
+  const std::string retry = "the previous call's recording of inputs x: f32 "
+                            "[2] failed, so this call records again";
+  r = f({{"x", x}});
+  ASSERT_TRUE(r.isError());
+  EXPECT_EQ(f.whyRecorded(), retry);
+  EXPECT_THAT(r.message(), HasSubstr("recording failed (" + retry + ")"));
+  EXPECT_THAT(r.message(), Not(HasSubstr("new input signature")));
+  r = f({{"x", x}});
+  ASSERT_TRUE(r.isOk()) << r.message();
+  EXPECT_EQ(f.whyRecorded(), retry);
+  EXPECT_EQ(r.value()[0].tensor.asF32(), (std::vector<float>{3, -3}));
+  // Once a recording succeeded, other shapes are a new signature again.
+  r = f({{"x", rt::HostTensor::f32({2, 2}, {1, 2, 3, 4})}});
+  ASSERT_TRUE(r.isOk()) << r.message();
+  EXPECT_EQ(f.whyRecorded(),
+            "new input signature x: f32 [2, 2]; recorded: {x: f32 [2]}");
 }
 
 } // namespace

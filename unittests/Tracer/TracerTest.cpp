@@ -6,6 +6,7 @@
 #include "capture/Pipelines/Pipelines.h"
 #include "capture/Reference/Interpreter.h"
 #include "capture/Target/Capmod.h"
+#include "capture/Transforms/Passes.h"
 #include "capture/rt/device.h"
 #include "capture/rt/module.h"
 
@@ -22,6 +23,7 @@
 
 using namespace capture;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -324,6 +326,113 @@ TEST(Tracer, TrainStepCompilesToAModule) {
   std::vector<uint8_t> bytes;
   ASSERT_TRUE(succeeded(capture::writeCapmod(*parsed.module, bytes)));
   EXPECT_GT(bytes.size(), 0u);
+}
+
+TEST(Tracer, StopGradientIsRecordedAndDetaches) {
+  // loss = sum(w * x + stopGradient(w) * x): the value counts w twice, the
+  // gradient once (dloss/dw = the column sums of x), as PyTorch's detach().
+  Tracer t;
+  Weight w = t.weight("w", {3}, Init::constant(0.5));
+  int line = 0;
+  rt::Status s = t.trainStep(
+      "train", {{"x", {2, 3}}},
+      [&](Tracer::Inputs &in) {
+        Tensor direct = w * in.at("x");
+        line = __LINE__ + 1;
+        Tensor detached = stopGradient(w) * in.at("x");
+        return Tracer::Outputs{{"loss", sum(direct + detached)}};
+      },
+      AdamW{.lr = 0.01});
+  ASSERT_TRUE(s.isOk()) << s.message();
+  s = t.forward("predict", {{"x", {1, 3}}}, [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{{"y", stopGradient(in.at("x")) * w}};
+  });
+  ASSERT_TRUE(s.isOk()) << s.message();
+  std::string text = t.toMlir().value();
+  size_t at = text.find("ag.stop_gradient");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_THAT(text,
+              HasSubstr("TracerTest.cpp\":" + std::to_string(line) + ":"));
+
+  Parsed parsed(text);
+  ASSERT_TRUE(parsed.module);
+  mlir::PassManager pm(&parsed.context);
+  pm.addPass(capture::createAutodiff());
+  ASSERT_TRUE(succeeded(pm.run(*parsed.module)));
+  using reference::Tensor;
+  reference::EvalOptions options;
+  options.precision = reference::Precision::F64;
+  std::vector<double> x = {1, 2, 3, -4, 0.5, 6};
+  auto result = reference::evaluate(*parsed.module, "train",
+                                    {{"x", Tensor::of({2, 3}, x)}}, options);
+  ASSERT_TRUE(succeeded(result));
+  EXPECT_DOUBLE_EQ(result->outputs.at("loss").data[0], 2 * 0.5 * 8.5);
+  const Tensor &grad = result->outputs.at("grad/w");
+  ASSERT_EQ(grad.shape, std::vector<int64_t>{3});
+  for (int j = 0; j < 3; ++j)
+    EXPECT_DOUBLE_EQ(grad.data[j], x[j] + x[3 + j]) << "element " << j;
+
+  // Both entries compile with it (ag-autodiff erased it).
+  Parsed again(text);
+  mlir::PassManager full(&again.context);
+  capture::buildCapturePipeline(full, capture::PipelineOptions());
+  ASSERT_TRUE(succeeded(full.run(*again.module)));
+}
+
+TEST(Tracer, ReadBacksAfterAFailedOpAreZerosNotACrash) {
+  // The trace failed at the add: the result is an empty Tensor (a scalar's
+  // shape), and read-backs of it and of a valid tensor return zeros of
+  // their element counts, as toVector() promises, instead of an empty
+  // vector that `[0]` would read past.
+  Tracer t;
+  int line = 0;
+  std::vector<float> ofFailed, ofValid;
+  float item = -1;
+  rt::Status s = t.forward("f", {{"x", {2, 3}}}, [&](Tracer::Inputs &in) {
+    line = __LINE__ + 1;
+    Tensor y = in.at("x") + reshape(in.at("x"), {3, 2});
+    EXPECT_FALSE(y.valid());
+    ofFailed = y.toVector();
+    ofValid = in.at("x").toVector();
+    item = y.toVector()[0] + y.item();
+    return Tracer::Outputs{{"y", in.at("x")}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(), HasSubstr(here(line) + ":"));
+  EXPECT_THAT(s.message(), HasSubstr("do not broadcast"));
+  EXPECT_EQ(ofFailed, std::vector<float>(1, 0.0f));
+  EXPECT_EQ(ofValid, std::vector<float>(6, 0.0f));
+  EXPECT_EQ(item, 0.0f);
+  EXPECT_TRUE(t.entries().empty());
+}
+
+TEST(Tracer, GuardErrorsNameTheUsersLinesNotTheIR) {
+  // Two read-backs on one line are one site counted twice, a third on
+  // another line a second site; the message is the user's lines, without
+  // the entry printed as IR ("see current operation").
+  Tracer t;
+  int both = 0, third = 0;
+  rt::Status s = t.forward("f", {{"x", {4}}}, [&](Tracer::Inputs &in) {
+    both = __LINE__ + 1;
+    float a = sum(in.at("x")).item() + max(in.at("x")).item();
+    third = __LINE__ + 1;
+    float b = mean(in.at("x")).item();
+    return Tracer::Outputs{{"y", in.at("x") * (a + b)}};
+  });
+  ASSERT_TRUE(s.isError());
+  EXPECT_THAT(s.message(),
+              HasSubstr("capture guard: entry @f did work outside "
+                        "the graph while tracing, which a replay "
+                        "would not repeat: 3 downloads at 2 sites"));
+  // The two reads of one line are at two columns: the note names the line.
+  EXPECT_THAT(s.message(),
+              HasSubstr(here(both) + ": note: download (read-back) of a device "
+                                     "value here, 2 times"));
+  EXPECT_THAT(s.message(), HasSubstr(here(third) + ":"));
+  EXPECT_THAT(s.message(), HasSubstr("value here, 1 time"));
+  EXPECT_THAT(s.message(), Not(HasSubstr("see current operation")));
+  EXPECT_THAT(s.message(), Not(HasSubstr("ag.download")));
+  EXPECT_THAT(s.message(), Not(HasSubstr("ag.forward")));
 }
 
 } // namespace

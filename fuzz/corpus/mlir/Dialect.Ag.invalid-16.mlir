@@ -1,3 +1,6 @@
-ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
-  ag.return
+ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {
+    ag.input_layout = [#ag.segment<"x", [-2], f32, offset = 0>],
+    ag.output_layout = []} {
+  %o = ag.pack_outputs : -> tensor<16xi8>
+  ag.return %o : tensor<16xi8>
 }

@@ -1,5 +1,4 @@
-ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
-  %u = ag.eager "k" () : () -> tensor<?x3xf32>
-  %0 = ag.sub %x, %u : (tensor<2x3xf32>, tensor<?x3xf32>) -> tensor<2x3xf32>
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}, %y: tensor<3xf32> {ag.name = "y"}) -> () {
+  %0 = ag.mul %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3xf32>
   ag.return
 }

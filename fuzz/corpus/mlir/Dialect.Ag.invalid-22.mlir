@@ -1,4 +1,4 @@
 ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
-  %0 = "ag.exp"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %0 = ag.div %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x?xf32>
   ag.return
 }

@@ -1,4 +1,4 @@
-ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
-  %0 = ag.sum %x keepdim : tensor<2x3xf32> -> tensor<f32>
+ag.forward @f(%x: tensor<6xf32> {ag.name = "x"}) -> () {
+  %0 = ag.matmul %x, %x : (tensor<6xf32>, tensor<6xf32>) -> tensor<1x1xf32>
   ag.return
 }

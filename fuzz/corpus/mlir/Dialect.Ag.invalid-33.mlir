@@ -1,5 +1,4 @@
-ag.weight @w : tensor<4xf32>
-ag.forward @f() -> () {
-  %0 = ag.read_weight @w : tensor<2x2xf32>
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
+  %0 = ag.mean %x axis = -1 : tensor<2x3xf32> -> tensor<3xf32>
   ag.return
 }

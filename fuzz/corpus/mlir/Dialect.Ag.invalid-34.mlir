@@ -1,4 +1,4 @@
-ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> () {
-  %0 = ag.probe "" %x : tensor<2xf32>
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
+  %0 = ag.sum %x keepdim : tensor<2x3xf32> -> tensor<f32>
   ag.return
 }

@@ -1,4 +1,4 @@
 ag.forward @f() -> () {
-  %0 = ag.upload constant : tensor<2xf32>
+  %0 = ag.read_weight @missing : tensor<2xf32>
   ag.return
 }

@@ -1,4 +1,5 @@
+ag.weight @w : tensor<4xf32>
 ag.forward @f() -> () {
-  %0 = "ag.upload"() <{value = dense<1.0> : tensor<3xf32>}> : () -> tensor<2xf32>
+  %0 = ag.read_weight @w : tensor<2x2xf32>
   ag.return
 }

@@ -1,4 +1,4 @@
-ag.forward @f() -> () {
-  %0 = ag.upload constant : tensor<f32> = "one"
+ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> () {
+  %0 = ag.probe "" %x : tensor<2xf32>
   ag.return
 }

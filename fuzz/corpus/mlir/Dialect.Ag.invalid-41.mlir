@@ -1,4 +1,5 @@
-ag.forward @f(%i: tensor<2x2xi32> {ag.name = "i"}) -> (tensor<2xi32> {ag.name = "s"}) {
-  %s, %p = ag.check_indices %i {bound = 3 : i64, op = "ag.get_rows"} : tensor<2x2xi32> -> (tensor<2xi32>, tensor<f32>)
-  ag.return %s : tensor<2xi32>
+ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %x = ag.input_view %in[4] : tensor<16xi8> -> tensor<4xf32>
+  %o = ag.pack_outputs : -> tensor<16xi8>
+  ag.return %o : tensor<16xi8>
 }

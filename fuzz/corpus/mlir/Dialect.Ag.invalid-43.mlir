@@ -1,4 +1,6 @@
-ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<2xi32> {ag.name = "s"}) {
-  %s, %p = ag.check_indices %i {bound = 3 : i64, op = ""} : tensor<4xi32> -> (tensor<2xi32>, tensor<f32>)
-  ag.return %s : tensor<2xi32>
+ag.forward @f(%in: tensor<16xi8>) -> tensor<288xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %x = ag.input_view %in[0] : tensor<16xi8> -> tensor<4xf32>
+  %y = ag.constant dense<1.0> : tensor<8xf32>
+  %o = ag.pack_outputs %x[8], %y[0] : tensor<4xf32>, tensor<8xf32> -> tensor<288xi8>
+  ag.return %o : tensor<288xi8>
 }

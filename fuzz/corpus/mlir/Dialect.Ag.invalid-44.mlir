@@ -1,3 +1,5 @@
-ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<4xi32> {ag.name = "s"}) attributes {ag.index_checks = [{bound = 3 : i64, op = "ag.get_rows"}]} {
-  ag.return %i : tensor<4xi32>
+ag.forward @f(%in: tensor<16xi8>) -> tensor<288xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %x = ag.input_view %in[0] : tensor<16xi8> -> tensor<4xf32>
+  %o = ag.pack_outputs %x[0], %x[256], %x[256] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<288xi8>
+  ag.return %o : tensor<288xi8>
 }

@@ -18,3 +18,12 @@ ag.forward @kinds(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name 
   %e = ag.upload : tensor<2xf32> loc(unknown)
   ag.return %x : tensor<2xf32>
 }
+
+ag.forward @columns(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
+  ag.download %x : tensor<2xf32> loc("model.cpp":21:13)
+  ag.download %x : tensor<2xf32> loc("model.cpp":21:30)
+  ag.download %x : tensor<2xf32> loc("model.cpp":21:13)
+  ag.download %x : tensor<2xf32> loc("model.cpp":22:9)
+  ag.download %x : tensor<2xf32> loc("model.cpp":22:9)
+  ag.return %x : tensor<2xf32>
+}

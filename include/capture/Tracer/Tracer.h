@@ -156,7 +156,10 @@ public:
   /// performed. The capture guard refuses the entry, naming this line;
   /// returns 0.
   float item(SourceLoc loc = SourceLoc::current()) const;
-  /// A read-back of every element: recorded like item(); returns zeros.
+  /// A read-back of every element: recorded like item(); returns zeros,
+  /// one per element of shape() (one for an invalid tensor, whose shape is
+  /// a scalar's), also after the trace has failed: the failure is reported
+  /// in the entry's status, as every tracer error is, never thrown.
   std::vector<float> toVector(SourceLoc loc = SourceLoc::current()) const;
 
 private:
@@ -305,6 +308,10 @@ Tensor sigmoid(At x);
 Tensor relu(At x);
 Tensor sqrt(At x);
 Tensor square(At x);
+/// `x` itself, but no gradient flows through it (PyTorch's `x.detach()`):
+/// a training step's loss counts it as a constant, and a trainable weight
+/// the loss reaches only through it gets no gradient (`ag.stop_gradient`).
+Tensor stopGradient(At x);
 /// Clamps every element to [lo, hi].
 Tensor clamp(At x, float lo, float hi);
 

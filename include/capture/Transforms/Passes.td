@@ -35,6 +35,10 @@ def Autodiff : Pass<"ag-autodiff", "::mlir::ModuleOp"> {
     not reach gets no gradient (and so no update, as in PyTorch); a step
     whose loss reaches no trainable weight, or whose loss depends on a
     weight through an op without a vector-Jacobian product, is an error.
+    No gradient flows through `ag.stop_gradient` (a weight the loss reaches
+    only through one is not reached); once every step is differentiated,
+    the pass replaces each `ag.stop_gradient` of every entry (forward
+    entries too) by its operand.
   }];
   let dependentDialects = ["::capture::ag::AgDialect"];
 }

@@ -156,6 +156,7 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
           function_ref<PlaceAttr(ElementsAttr)> constantPlace) {
   MLIRContext *ctx = entry.getContext();
   Block &body = entry.getFunctionBody().front();
+  // (packedOutputs checked this.)
   auto pack = cast<PackOutputsOp>(
       cast<ReturnOp>(body.getTerminator()).getOperand(0).getDefiningOp());
   auto place = [&](BufferKind buffer, int64_t offset) {
@@ -272,6 +273,46 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
   return success();
 }
 
+/// The ag.pack_outputs a packed `entry` returns, checked against the
+/// entry's ag.output_layout: output #i is segment #i, at its offset, with
+/// its shape and element type (outputs are computed in place there, and
+/// the runtime reads each one from its segment). Fails, naming what
+/// differs, on anything else.
+static FailureOr<PackOutputsOp> packedOutputs(FunctionOpInterface entry) {
+  Operation *terminator = entry.getFunctionBody().front().getTerminator();
+  auto ret = dyn_cast<ReturnOp>(terminator);
+  auto pack = ret && ret->getNumOperands() == 1
+                  ? ret->getOperand(0).getDefiningOp<PackOutputsOp>()
+                  : PackOutputsOp();
+  if (!pack)
+    return terminator->emitOpError()
+           << "ends packed entry @" << entry.getName()
+           << " without returning an ag.pack_outputs: a packed entry returns "
+              "the one output buffer ag-pack-io builds (run ag-pack-io after "
+              "any pass that changes the outputs, then ag-plan-buffers)";
+  auto layout =
+      entry->getAttrOfType<ArrayAttr>(ForwardOp::getOutputLayoutAttrName());
+  if (layout.size() != pack.getOutputs().size())
+    return pack.emitOpError()
+           << "packs " << pack.getOutputs().size()
+           << " outputs, but the entry's ag.output_layout has " << layout.size()
+           << " segments: run ag-pack-io again";
+  for (auto [i, value, offset, attr] :
+       llvm::enumerate(pack.getOutputs(), pack.getOffsets(), layout)) {
+    auto segment = cast<SegmentAttr>(attr);
+    auto type = cast<RankedTensorType>(value.getType());
+    if (offset == segment.getOffset() &&
+        type.getShape() == segment.getShape() &&
+        type.getElementType() == segment.getElementType())
+      continue;
+    return pack.emitOpError()
+           << "output #" << i << " is " << type << " at offset " << offset
+           << ", but segment #" << i << " of the entry's ag.output_layout is "
+           << segment << ": run ag-pack-io again";
+  }
+  return pack;
+}
+
 void PlanBuffersPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -293,6 +334,8 @@ void PlanBuffersPass::runOnOperation() {
                              "ag-plan-buffers";
       return signalPassFailure();
     }
+    if (failed(packedOutputs(entry)))
+      return signalPassFailure();
   }
   auto place = [&](BufferKind buffer, int64_t offset) {
     return PlaceAttr::get(ctx, buffer, offset);

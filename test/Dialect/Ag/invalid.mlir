@@ -119,6 +119,16 @@ ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {
 
 // -----
 
+// expected-error @+1 {{'ag.forward' op segment "x" has dimension -2 in its shape; expected sizes >= 0}}
+ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {
+    ag.input_layout = [#ag.segment<"x", [-2], f32, offset = 0>],
+    ag.output_layout = []} {
+  %o = ag.pack_outputs : -> tensor<16xi8>
+  ag.return %o : tensor<16xi8>
+}
+
+// -----
+
 ag.forward @f(%x: tensor<2xf32> {ag.name = "x"}) -> (tensor<2xf32> {ag.name = "y"}) {
   // expected-error @+1 {{'ag.return' op returns 0 values, but the entry declares 1 outputs}}
   ag.return
@@ -186,6 +196,23 @@ ag.forward @f() -> () {
   %u = ag.eager "k" () : () -> tensor<?xf32>
   // expected-error @+1 {{'ag.tanh' op expects static shapes, but operand #0 has shape [?]}}
   %0 = ag.tanh %u : tensor<?xf32>
+  ag.return
+}
+
+// -----
+
+ag.forward @f() -> () {
+  %u = ag.eager "k" () : () -> tensor<?xf32>
+  // expected-error @+1 {{'ag.stop_gradient' op expects static shapes, but operand #0 has shape [?]}}
+  %0 = ag.stop_gradient %u : tensor<?xf32>
+  ag.return
+}
+
+// -----
+
+ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> () {
+  // expected-error @+1 {{'ag.stop_gradient' op requires the same type for all operands and results}}
+  %0 = "ag.stop_gradient"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
   ag.return
 }
 
@@ -310,6 +337,27 @@ ag.forward @f(%in: tensor<16xi8>) -> tensor<16xi8> attributes {ag.input_layout =
   // expected-error @+1 {{'ag.pack_outputs' op output #0 (16 bytes at offset 4) does not fit the 16-byte buffer}}
   %o = ag.pack_outputs %x[4] : tensor<4xf32> -> tensor<16xi8>
   ag.return %o : tensor<16xi8>
+}
+
+// -----
+
+// Offsets that no longer match their outputs (a shape changed after
+// ag-pack-io): two outputs would be written over each other.
+ag.forward @f(%in: tensor<16xi8>) -> tensor<288xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %x = ag.input_view %in[0] : tensor<16xi8> -> tensor<4xf32>
+  %y = ag.constant dense<1.0> : tensor<8xf32>
+  // expected-error @+1 {{'ag.pack_outputs' op output #1 (32 bytes at offset 0) overlaps output #0 (16 bytes at offset 8): each output needs its own bytes of the buffer}}
+  %o = ag.pack_outputs %x[8], %y[0] : tensor<4xf32>, tensor<8xf32> -> tensor<288xi8>
+  ag.return %o : tensor<288xi8>
+}
+
+// -----
+
+ag.forward @f(%in: tensor<16xi8>) -> tensor<288xi8> attributes {ag.input_layout = [], ag.output_layout = []} {
+  %x = ag.input_view %in[0] : tensor<16xi8> -> tensor<4xf32>
+  // expected-error @+1 {{'ag.pack_outputs' op output #2 (16 bytes at offset 256) overlaps output #1 (16 bytes at offset 256): each output needs its own bytes of the buffer}}
+  %o = ag.pack_outputs %x[0], %x[256], %x[256] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<288xi8>
+  ag.return %o : tensor<288xi8>
 }
 
 // -----

@@ -49,6 +49,8 @@ ag.forward @compute(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x8xf32> {ag
   %sq = ag.square %sqrt : tensor<2x8xf32>
   // CHECK: %[[P:.*]] = ag.probe "hidden" %[[SQ]] : tensor<2x8xf32>
   %p = ag.probe "hidden" %sq : tensor<2x8xf32>
+  // CHECK: ag.stop_gradient %[[P]] : tensor<2x8xf32>
+  %stopped = ag.stop_gradient %p : tensor<2x8xf32>
   // CHECK: %[[SUM:.*]] = ag.sum %[[P]] : tensor<2x8xf32> -> tensor<f32>
   %sum = ag.sum %p : tensor<2x8xf32> -> tensor<f32>
   // CHECK: ag.sum %[[P]] axis = 1 : tensor<2x8xf32> -> tensor<2xf32>

@@ -495,10 +495,42 @@ void BufferPlanAttr::print(AsmPrinter &printer) const {
           << ", constants = " << getConstants() << ">";
 }
 
+bool capture::ag::isAgElementType(Type type) {
+  return type.isF32() || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(8);
+}
+
+/// Checks the element type of `type`, `what` of `op` ("operand #0").
+static LogicalResult checkElementType(Operation *op, Type type,
+                                      const Twine &what) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor || isAgElementType(tensor.getElementType()))
+    return success();
+  return op->emitOpError()
+         << what << " has type " << type
+         << ": expected a tensor of f32 (values), i32 (labels, row indices) "
+            "or i8 (packed I/O bytes), but its element type is "
+         << tensor.getElementType();
+}
+
+LogicalResult capture::ag::verifyElementTypes(Operation *op) {
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(checkElementType(op, type, "operand #" + Twine(i))))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(checkElementType(op, type, "result #" + Twine(i))))
+      return failure();
+  return success();
+}
+
 /// Checks one type of `op` against kMaxTensorBytes.
 static LogicalResult checkTensorSize(Operation *op, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
+    return success();
+  // An element type without a bit width (index, complex) has no byte
+  // count: the element type checks name it.
+  if (!tensor.getElementType().isIntOrFloat())
     return success();
   uint64_t elementBytes = (tensor.getElementTypeBitWidth() + 7) / 8;
   uint64_t bytes = std::max<uint64_t>(elementBytes, 1);

@@ -123,7 +123,8 @@ bool ForwardOp::isPacked() {
 }
 
 /// Checks a packed layout attribute: an array of #ag.segment with unique
-/// names, each inside the buffer of `bytes` bytes.
+/// names, f32 or i32 elements and sizes >= 0, each inside the buffer of
+/// `bytes` bytes.
 static LogicalResult verifyLayout(Operation *op, StringRef attrName,
                                   int64_t bytes) {
   auto layout = op->getAttrOfType<ArrayAttr>(attrName);
@@ -139,6 +140,18 @@ static LogicalResult verifyLayout(Operation *op, StringRef attrName,
     if (!seen.insert(segment.getName()).second)
       return op->emitOpError() << "'" << attrName << "' names \""
                                << segment.getName() << "\" more than once";
+    // An entry's inputs and outputs are f32 or i32 (and getByteSize needs
+    // a bit width).
+    Type element = segment.getElementType();
+    if (!element.isF32() && !element.isSignlessInteger(32))
+      return op->emitOpError()
+             << "segment \"" << segment.getName() << "\" has element type "
+             << element << ", expected f32 or i32";
+    for (int64_t dim : segment.getShape())
+      if (dim < 0)
+        return op->emitOpError()
+               << "segment \"" << segment.getName() << "\" has dimension "
+               << dim << " in its shape; expected sizes >= 0";
     if (segment.getOffset() < 0 ||
         segment.getOffset() + segment.getByteSize() > bytes)
       return op->emitOpError()

@@ -349,7 +349,7 @@ std::optional<int64_t> MeanOp::getNormalizedAxis() {
 }
 
 //===----------------------------------------------------------------------===//
-// ReadWeightOp, ProbeOp
+// ReadWeightOp, ProbeOp, StopGradientOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult
@@ -371,6 +371,8 @@ LogicalResult ProbeOp::verify() {
     return emitOpError() << "needs a non-empty probe name";
   return verifyStatic(*this);
 }
+
+LogicalResult StopGradientOp::verify() { return verifyStatic(*this); }
 
 //===----------------------------------------------------------------------===//
 // UploadOp
@@ -411,6 +413,28 @@ LogicalResult InputViewOp::verify() {
   if (offset < 0 || offset + size > bytes)
     return emitOpError() << "view of " << size << " bytes at offset " << offset
                          << " does not fit the " << bytes << "-byte buffer";
+  return success();
+}
+
+/// Checks that no two outputs of `op` share a byte: each is written in
+/// place at its offset, and the runtime reads each from there.
+static LogicalResult verifyDisjointOutputs(PackOutputsOp op) {
+  SmallVector<int64_t> sizes;
+  for (Value value : op.getOutputs())
+    sizes.push_back(getByteSize(tensorOf(value)));
+  ArrayRef<int64_t> offsets = op.getOffsets();
+  for (size_t j = 0; j < sizes.size(); ++j)
+    for (size_t i = 0; i < j; ++i) {
+      if (sizes[i] == 0 || sizes[j] == 0 ||
+          offsets[j] >= offsets[i] + sizes[i] ||
+          offsets[i] >= offsets[j] + sizes[j])
+        continue;
+      return op.emitOpError()
+             << "output #" << j << " (" << sizes[j] << " bytes at offset "
+             << offsets[j] << ") overlaps output #" << i << " (" << sizes[i]
+             << " bytes at offset " << offsets[i]
+             << "): each output needs its own bytes of the buffer";
+    }
   return success();
 }
 
@@ -482,7 +506,7 @@ LogicalResult PackOutputsOp::verify() {
                            << " bytes at offset " << offset
                            << ") does not fit the " << bytes << "-byte buffer";
   }
-  return success();
+  return verifyDisjointOutputs(*this);
 }
 
 #include "capture/Dialect/Ag/IR/AgEnums.cpp.inc"

@@ -440,3 +440,12 @@ LogicalResult ProbeOp::buildVJP(OpBuilder &b, ValueRange grads,
   operandGrads.push_back(grads[0]);
   return success();
 }
+
+LogicalResult StopGradientOp::buildVJP(OpBuilder &b, ValueRange grads,
+                                       SmallVectorImpl<Value> &operandGrads) {
+  // detach(): nothing flows to the operand. (ag-autodiff does not count the
+  // result as depending on a weight, so it never asks; a caller that does
+  // gets no gradient, as for an integer operand.)
+  operandGrads.push_back(Value());
+  return success();
+}

@@ -19,7 +19,8 @@ def Ag_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
         Builds, at the builder's insertion point, the gradient of every
         operand from `resultGrads` (one per result, never null) and appends
         it to `operandGrads`, or a null Value for an operand that has no
-        gradient (integer labels and indices).
+        gradient (integer labels and indices, the operand of
+        `ag.stop_gradient`).
       }],
       "::llvm::LogicalResult", "buildVJP",
       (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$resultGrads,

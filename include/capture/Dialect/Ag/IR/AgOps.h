@@ -40,17 +40,32 @@ inline constexpr uint64_t kMaxTensorBytes = 0xffffffffull;
 /// Fails, naming the type, its element count and the limit, when a tensor
 /// type of `op` (operands, results, an entry's signature, a weight's type)
 /// has more than kMaxTensorBytes bytes; counted without overflow, so that
-/// shapes whose product overflows 64 bits are refused too.
+/// shapes whose product overflows 64 bits are refused too. Element types
+/// without a bit width (index, complex) are skipped, never asked for one:
+/// the element type checks refuse them.
 mlir::LogicalResult verifyTensorSizes(mlir::Operation *op);
 
+/// Whether an ag tensor may hold elements of `type`: f32 (values), i32
+/// (labels, row indices) or i8 (packed I/O bytes).
+bool isAgElementType(mlir::Type type);
+
+/// Fails, naming the operand or result, its type and the element types ag
+/// supports, when a tensor operand or result of `op` holds any other
+/// element type (index, complex, f16, i64, ...), which no kernel, layout or
+/// byte count handles. Entries check their signatures in their own
+/// verifiers, and a weight's type is an f32 tensor by its definition.
+mlir::LogicalResult verifyElementTypes(mlir::Operation *op);
+
 namespace OpTrait {
-/// Every ag op: verifyKnownAttributes and verifyTensorSizes.
+/// Every ag op: verifyKnownAttributes, verifyElementTypes and
+/// verifyTensorSizes.
 template <typename ConcreteType>
 class KnownAttributes
     : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributes> {
 public:
   static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
     return mlir::failure(mlir::failed(verifyKnownAttributes(op)) ||
+                         mlir::failed(verifyElementTypes(op)) ||
                          mlir::failed(verifyTensorSizes(op)));
   }
 };

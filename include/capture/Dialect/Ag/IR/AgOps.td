@@ -357,6 +357,30 @@ def Ag_ProbeOp : Ag_Op<"probe", [SameOperandsAndResultType,
   let hasVerifier = 1;
 }
 
+def Ag_StopGradientOp : Ag_Op<"stop_gradient", [
+    Pure, SameOperandsAndResultType, Ag_Differentiable]> {
+  let summary = "Identity in value; the gradient does not flow through it";
+  let description = [{
+    Returns its operand unchanged, but autodiff gives it no vector-Jacobian
+    product: nothing flows back to its operand, which counts as a constant
+    for the loss (PyTorch's `x.detach()` and the ops of a
+    `with torch.no_grad():` block). A trainable weight that the loss reaches
+    only through it gets no gradient, like a weight the loss does not read.
+
+    It exists only for `ag-autodiff`: no fold or canonicalization removes
+    it, and `ag-autodiff` erases every one (in forward entries too),
+    replacing its result with its operand, once the gradients are built. No
+    kernel computes it: the lowering refuses one that survives.
+    ```mlir
+    %d = ag.stop_gradient %w : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Ag_Tensor:$input);
+  let results = (outs Ag_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Ops the backward pass uses (no gradient of their own)
 //===----------------------------------------------------------------------===//

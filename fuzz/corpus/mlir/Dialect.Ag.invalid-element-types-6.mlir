@@ -1,0 +1,5 @@
+ag.train_step @t(%x: tensor<4xindex> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+  %l = ag.constant dense<1.0> : tensor<f32>
+  ag.return %l : tensor<f32>
+}

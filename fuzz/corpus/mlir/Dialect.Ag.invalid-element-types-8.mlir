@@ -1,0 +1,1 @@
+ag.weight @w : tensor<2xindex>

@@ -1,0 +1,1 @@
+ag.weight @w trainable : tensor<2xcomplex<f32>>
