@@ -1,10 +1,15 @@
 #!/usr/bin/python3
-"""PPO on CartPole: the environment in numpy (the classic cart-pole
-equations of Barto, Sutton and Anderson, as in Gym's CartPole-v1), the
-rollouts in Python, and each PPO update one captured training step that
-capture.fx imported from an ordinary PyTorch module. The same loop then
-runs with PyTorch's own update (the same model, seed and AdamW), and the
-two are compared: the learning curve and the wall time per update.
+"""PPO on CartPole written the way single-file PPO agents are written: an
+actor-critic with a Categorical policy, Adam with eps 1e-5, a learning rate
+annealed on the optimizer, advantage normalization, a clipped value loss,
+and minibatches whose last one is short; the environment in numpy (the
+cart-pole equations of Barto, Sutton and Anderson, as in Gym's
+CartPole-v1). The loop is PyTorch's; the one change for Capture is the
+update: `capture.fx.import_module(agent, ppo_loss, ...)` once, then
+`step.step(minibatch)` in place of backward, clip and optimizer.step().
+Acting calls the agent as usual: the module reads the captured weights.
+The same loop then runs with PyTorch's own update (the same seed), and the
+two are compared: the learning curve and the time per update.
 
 usage: /usr/bin/python3 cartpole_ppo.py [--iterations 40] [--seed 0]
            [--plot curve.png] [--table table.md] [--only capture|torch]
@@ -16,9 +21,10 @@ import time
 
 import numpy as np
 import torch
-import torch.nn.functional as F
+import torch.nn as nn
+import torch.optim as optim
+from torch.distributions.categorical import Categorical
 
-import capture
 import capture.fx
 
 
@@ -59,159 +65,145 @@ class CartPole:
         return np.ones(self.n), fell, done, lengths
 
 
-class Policy(torch.nn.Module):
-    """Discrete actor-critic: tanh MLPs for the action logits and the value."""
+def layer_init(layer, std=np.sqrt(2), bias_const=0.0):
+    torch.nn.init.orthogonal_(layer.weight, std)
+    torch.nn.init.constant_(layer.bias, bias_const)
+    return layer
 
-    def __init__(self, obs=4, hidden=64, actions=2):
+
+class Agent(nn.Module):
+    """The discrete actor-critic as single-file PPO agents write it."""
+
+    def __init__(self, obs=4, actions=2):
         super().__init__()
-        self.actor = torch.nn.Sequential(
-            torch.nn.Linear(obs, hidden), torch.nn.Tanh(),
-            torch.nn.Linear(hidden, hidden), torch.nn.Tanh(),
-            torch.nn.Linear(hidden, actions))
-        self.critic = torch.nn.Sequential(
-            torch.nn.Linear(obs, hidden), torch.nn.Tanh(),
-            torch.nn.Linear(hidden, hidden), torch.nn.Tanh(),
-            torch.nn.Linear(hidden, 1))
+        self.critic = nn.Sequential(
+            layer_init(nn.Linear(obs, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, 1), std=1.0))
+        self.actor = nn.Sequential(
+            layer_init(nn.Linear(obs, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, actions), std=0.01))
 
-    def forward(self, obs):
-        return self.actor(obs), self.critic(obs).squeeze(1)
+    def get_value(self, x):
+        return self.critic(x)
 
-
-def ppo_loss(model, obs, act, adv, ret, old_logp):
-    """Clipped surrogate, value loss and entropy bonus of a discrete policy."""
-    logits, value = model(obs)
-    logp_all = F.log_softmax(logits, dim=1)
-    logp = (logp_all * F.one_hot(act, 2)).sum(dim=1)
-    ratio = torch.exp(logp - old_logp)
-    surrogate = torch.minimum(ratio * adv, ratio.clamp(0.8, 1.2) * adv)
-    entropy = -(logp_all.exp() * logp_all).sum(dim=1).mean()
-    value_loss = ((value - ret) ** 2).mean()
-    return -surrogate.mean() + 0.5 * value_loss - 0.01 * entropy
+    def get_action_and_value(self, x, action=None):
+        logits = self.actor(x)
+        probs = Categorical(logits=logits)
+        if action is None:
+            action = probs.sample()
+        return action, probs.log_prob(action), probs.entropy(), self.critic(x)
 
 
-ENVS, HORIZON, MINIBATCH, EPOCHS = 8, 128, 256, 4
-GAMMA, LAMBDA, LR, MAX_NORM = 0.99, 0.95, 1e-3, 0.5
+def ppo_loss(agent, obs, actions, logprobs, advantages, returns, values,
+             clip_coef=0.2, ent_coef=0.0, vf_coef=0.5):
+    """The minibatch loss of the usual PPO update loop, unchanged: it is
+    the captured step's body and PyTorch's."""
+    _, newlogprob, entropy, newvalue = agent.get_action_and_value(
+        obs, actions.long())
+    logratio = newlogprob - logprobs
+    ratio = logratio.exp()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean()
+    mb_advantages = advantages
+    mb_advantages = (mb_advantages - mb_advantages.mean()) / (
+        mb_advantages.std() + 1e-8)
+    pg_loss1 = -mb_advantages * ratio
+    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
+    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+    newvalue = newvalue.view(-1)
+    v_loss_unclipped = (newvalue - returns) ** 2
+    v_clipped = values + torch.clamp(newvalue - values, -clip_coef, clip_coef)
+    v_loss_clipped = (v_clipped - returns) ** 2
+    v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+    entropy_loss = entropy.mean()
+    loss = pg_loss - ent_coef * entropy_loss + v_loss * vf_coef
+    return {"loss": loss, "approx_kl": approx_kl}
 
 
-class CaptureUpdate:
-    """Acting and updating on the device: the captured forward and step."""
-
-    name = "capture"
-
-    def __init__(self, model, example):
-        self.imported = capture.fx.import_module(
-            model, ppo_loss, example,
-            optimizer=torch.optim.AdamW(model.parameters(), lr=LR),
-            max_grad_norm=MAX_NORM)
-
-    def act(self, obs):
-        out = self.imported.forward(obs=obs)
-        return out["output0"], out["output1"]
-
-    def update(self, batch):
-        return float(self.imported.step(batch)["loss"])
-
-
-class TorchUpdate:
-    """The same on the CPU with PyTorch's own forward, backward and AdamW."""
-
-    name = "torch"
-
-    def __init__(self, model, example):
-        self.model = model
-        self.opt = torch.optim.AdamW(model.parameters(), lr=LR)
-
-    def act(self, obs):
-        with torch.no_grad():
-            logits, value = self.model(torch.from_numpy(obs))
-        return logits.numpy(), value.numpy()
-
-    def update(self, batch):
-        t = {k: torch.from_numpy(v) for k, v in batch.items()}
-        t["act"] = t["act"].long()  # F.one_hot takes int64 in PyTorch
-        loss = ppo_loss(self.model, **t)
-        self.opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.model.parameters(), MAX_NORM)
-        self.opt.step()
-        return float(loss)
-
-
-def log_softmax(logits):
-    z = logits - logits.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+# 8 x 128 = 1024 steps per rollout in minibatches of 300: the last is 124.
+ENVS, HORIZON, MINIBATCH, EPOCHS = 8, 128, 300, 4
+GAMMA, LAMBDA, LR, MAX_NORM = 0.99, 0.95, 2.5e-3, 0.5
 
 
 def train(kind, iterations, seed, log=print):
-    """Trains for `iterations` rollouts of ENVS x HORIZON steps with update
-    `kind`; returns per-iteration mean episode lengths, and the times of
-    every update and of every policy call while acting."""
+    """Trains for `iterations` rollouts of ENVS x HORIZON steps, updating
+    with PyTorch's own step or (kind "capture") the imported one; returns
+    per-iteration mean episode lengths and every update's time."""
     torch.manual_seed(seed)
-    model = Policy()
+    agent = Agent()
+    optimizer = optim.Adam(agent.parameters(), lr=LR, eps=1e-5)
     rng = np.random.default_rng(seed)
     env = CartPole(ENVS, rng)
-    n = ENVS * HORIZON
-    example = {"obs": np.zeros((MINIBATCH, 4), np.float32),
-               "act": np.zeros(MINIBATCH, np.int32),
-               "adv": np.zeros(MINIBATCH, np.float32),
-               "ret": np.zeros(MINIBATCH, np.float32),
-               "old_logp": np.zeros(MINIBATCH, np.float32)}
-    agent = (CaptureUpdate if kind == "capture" else TorchUpdate)(model,
-                                                                   example)
-    curve, update_s, act_s, episodes = [], [], [], []
-    obs = env.state.astype(np.float32)
-    for it in range(iterations):
-        buf = {k: np.zeros((HORIZON, ENVS), np.float32)
-               for k in ("rew", "val", "logp", "fell", "done")}
-        buf_obs = np.zeros((HORIZON, ENVS, 4), np.float32)
-        buf_act = np.zeros((HORIZON, ENVS), np.int32)
+    batch_size = ENVS * HORIZON
+    step = None
+    curve, update_s, episodes = [], [], []
+    next_obs = torch.tensor(env.state, dtype=torch.float32)
+    for iteration in range(iterations):
+        frac = 1.0 - iteration / iterations  # the annealed learning rate
+        optimizer.param_groups[0]["lr"] = frac * LR
+        obs = torch.zeros((HORIZON, ENVS, 4))
+        actions = torch.zeros((HORIZON, ENVS))
+        logprobs = torch.zeros((HORIZON, ENVS))
+        rewards = torch.zeros((HORIZON, ENVS))
+        fells = torch.zeros((HORIZON, ENVS))
+        dones = torch.zeros((HORIZON, ENVS))
+        values = torch.zeros((HORIZON, ENVS))
         for t in range(HORIZON):
-            t0 = time.perf_counter()
-            logits, value = agent.act(obs)
-            act_s.append(time.perf_counter() - t0)
-            logp = log_softmax(logits.astype(np.float64))
-            act = (rng.random(ENVS) < np.exp(logp[:, 1])).astype(np.int32)
-            buf_obs[t], buf_act[t] = obs, act
-            buf["val"][t] = value
-            buf["logp"][t] = logp[np.arange(ENVS), act]
-            rew, fell, done, lengths = env.step(act)
-            buf["rew"][t], buf["fell"][t], buf["done"][t] = rew, fell, done
+            obs[t] = next_obs
+            with torch.no_grad():  # acting reads the module: trained values
+                action, logprob, _, value = agent.get_action_and_value(
+                    next_obs)
+            values[t] = value.flatten()
+            actions[t], logprobs[t] = action, logprob
+            reward, fell, done, lengths = env.step(action.numpy())
+            rewards[t] = torch.tensor(reward)
+            fells[t], dones[t] = torch.tensor(fell), torch.tensor(done)
             episodes.extend(lengths.tolist())
-            obs = env.state.astype(np.float32)
-        _, last_value = agent.act(obs)
-        # Generalized advantage estimation; a time-limit end bootstraps
-        # from the value of the state it ended in (approximated by the
-        # next one's), a fall does not.
-        adv = np.zeros((HORIZON, ENVS))
-        gae = np.zeros(ENVS)
-        for t in reversed(range(HORIZON)):
-            next_value = last_value if t == HORIZON - 1 else buf["val"][t + 1]
-            delta = buf["rew"][t] + GAMMA * next_value * (1 - buf["fell"][t]) \
-                - buf["val"][t]
-            gae = delta + GAMMA * LAMBDA * (1 - buf["done"][t]) * gae
-            adv[t] = gae
-        ret = adv + buf["val"]
-        flat = {"obs": buf_obs.reshape(n, 4), "act": buf_act.reshape(n),
-                "adv": adv.reshape(n), "ret": ret.reshape(n),
-                "old_logp": buf["logp"].reshape(n)}
-        for _ in range(EPOCHS):
-            order = rng.permutation(n)
-            for start in range(0, n, MINIBATCH):
-                idx = order[start:start + MINIBATCH]
-                a = flat["adv"][idx]
-                batch = {"obs": flat["obs"][idx], "act": flat["act"][idx],
-                         "adv": ((a - a.mean()) / (a.std() + 1e-8)
-                                 ).astype(np.float32),
-                         "ret": flat["ret"][idx].astype(np.float32),
-                         "old_logp": flat["old_logp"][idx]}
+            next_obs = torch.tensor(env.state, dtype=torch.float32)
+        # Generalized advantage estimation; a time-limit end bootstraps from
+        # the next state's value, a fall does not.
+        with torch.no_grad():
+            next_value = agent.get_value(next_obs).reshape(1, -1)
+            advantages = torch.zeros_like(rewards)
+            lastgaelam = 0
+            for t in reversed(range(HORIZON)):
+                nextvalues = next_value if t == HORIZON - 1 else values[t + 1]
+                delta = rewards[t] + GAMMA * nextvalues * (1 - fells[t]) - \
+                    values[t]
+                advantages[t] = lastgaelam = delta + GAMMA * LAMBDA * (
+                    1 - dones[t]) * lastgaelam
+            returns = advantages + values
+        b = {"obs": obs.reshape(-1, 4), "actions": actions.reshape(-1),
+             "logprobs": logprobs.reshape(-1),
+             "advantages": advantages.reshape(-1),
+             "returns": returns.reshape(-1), "values": values.reshape(-1)}
+        b_inds = np.arange(batch_size)
+        for epoch in range(EPOCHS):
+            rng.shuffle(b_inds)
+            for start in range(0, batch_size, MINIBATCH):
+                mb = {k: v[b_inds[start:start + MINIBATCH]]
+                      for k, v in b.items()}
                 t0 = time.perf_counter()
-                agent.update(batch)
+                if kind == "capture":
+                    if step is None:  # imported once, at the first minibatch
+                        step = capture.fx.import_module(
+                            agent, ppo_loss, mb, optimizer=optimizer,
+                            max_grad_norm=MAX_NORM)
+                    step.step(mb)
+                else:
+                    loss = ppo_loss(agent, **mb)["loss"]
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), MAX_NORM)
+                    optimizer.step()
                 update_s.append(time.perf_counter() - t0)
         recent = episodes[-20:] if episodes else [0]
         curve.append(float(np.mean(recent)))
         log("%s iteration %3d: mean episode length %6.1f (last %d episodes)"
-            % (kind, it + 1, curve[-1], len(recent)))
-    return curve, update_s, act_s
+            % (kind, iteration + 1, curve[-1], len(recent)))
+    return curve, update_s[1:]  # the first capture update also imports
 
 
 def median_us(seconds):
@@ -233,22 +225,23 @@ def main():
     results = {}
     for kind in kinds:
         t0 = time.perf_counter()
-        curve, updates, acts = train(kind, a.iterations, a.seed)
-        results[kind] = (curve, updates, acts, time.perf_counter() - t0)
+        curve, updates = train(kind, a.iterations, a.seed)
+        results[kind] = (curve, updates, time.perf_counter() - t0)
     rows = ["| update | final mean episode length | best | median us/update"
-            " | p90 us/update | median us/policy call (batch %d) | wall s |"
-            % ENVS, "| --- | --- | --- | --- | --- | --- | --- |"]
-    for kind, (curve, updates, acts, wall) in results.items():
-        rows.append("| %s | %.1f | %.1f | %.0f | %.0f | %.0f | %.1f |" % (
+            " | p90 us/update | wall s |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for kind, (curve, updates, wall) in results.items():
+        rows.append("| %s | %.1f | %.1f | %.0f | %.0f | %.1f |" % (
             kind, curve[-1], max(curve), median_us(updates),
-            1e6 * float(np.percentile(updates, 90)), median_us(acts), wall))
+            1e6 * float(np.percentile(updates, 90)), wall))
     if len(results) == 2:
         ratio = median_us(results["torch"][1]) / median_us(
             results["capture"][1])
         rows.append("")
         rows.append("PyTorch time / captured time per update: %.2f "
-                    "(%d updates of batch %d each)"
-                    % (ratio, len(results["capture"][1]), MINIBATCH))
+                    "(%d updates of minibatches of %d and %d)"
+                    % (ratio, len(results["capture"][1]), MINIBATCH,
+                       ENVS * HORIZON % MINIBATCH or MINIBATCH))
     table = "\n".join(rows)
     print(table)
     if a.table:
@@ -259,7 +252,7 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(6, 3.5))
-        for kind, (curve, _, _, _) in results.items():
+        for kind, (curve, _, _) in results.items():
             ax.plot(range(1, len(curve) + 1), curve, label=kind + " update")
         ax.set_xlabel("iteration (%d env steps each)" % (ENVS * HORIZON))
         ax.set_ylabel("mean episode length")

@@ -1,15 +1,24 @@
-"""The torch.fx node translations of capture.fx: each takes the node's ops
-(`c`, every capture op located at the node's user line) and torch's own
-arguments, so that a function and its method form (torch.sum(x, 1),
-x.sum(1)) share one. What is not here is an Unsupported error."""
+"""The ATen op translations of capture.fx: each takes the node's ops (`c`,
+every capture op located at the node's user line) and the ATen op's own
+arguments, and returns Capture tracer values. What is not in `OPS` is an
+Unsupported error naming the op; a translation composes Capture's ops only
+where the composition computes what PyTorch's kernel computes (the same
+formula, so the same values up to rounding order)."""
 
-import operator
+import math
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 import capture
+
+aten = torch.ops.aten
+
+# F.one_hot checks its values' range (a host read make_fx refuses): while
+# tracing it is this op (fx.py swaps it in), one node that computes the same.
+_LIBRARY = torch.library.Library("capture", "DEF")
+_LIBRARY.define("one_hot(Tensor self, int num_classes) -> Tensor")
+_LIBRARY.impl("one_hot", lambda t, n: torch._C._nn.one_hot(t, n), "CPU")
 
 
 class Unsupported(capture.Error):
@@ -18,445 +27,574 @@ class Unsupported(capture.Error):
     code = 2
 
 
-def _is_value(x):
+def _no(what, hint=""):
+    raise Unsupported("%s is not supported%s" % (what, hint and "; " + hint))
+
+
+class Ints:
+    """An int tensor (indices: actions, labels) as a view of a flat int32
+    input. Capture computes nothing on integers, so an int value is the
+    input it comes from (1-D, as the step declares every int input) and
+    `index`, the numpy array of positions into it that PyTorch's view ops
+    made (squeeze, unsqueeze, view, expand, slice). A consumer takes the
+    input itself when `index` is the identity, and refuses otherwise."""
+
+    def __init__(self, base, index):
+        self.base = base
+        self.index = index
+
+    @property
+    def shape(self):
+        return list(self.index.shape)
+
+    def flat(self, what):
+        """The input, when this value is all of it in order."""
+        if not np.array_equal(self.index.ravel(),
+                              np.arange(self.index.size)) or \
+                self.index.size != self.base.shape[0]:
+            _no("%s of a reordered or repeated view of an integer input"
+                % what, "pass the indices as they are used")
+        return self.base
+
+
+class Refused:
+    """A value the importer cannot make (argmax indices, a random sample):
+    an error only where it is used."""
+
+    def __init__(self, why):
+        self.why = why
+
+
+def is_value(x):
     return isinstance(x, (capture.Tensor, capture.Weight))
 
 
+def _check(x, what):
+    if isinstance(x, Refused):
+        raise Unsupported(x.why + " (used by %s)" % what)
+    if isinstance(x, Ints):
+        _no("%s of an integer tensor" % what, "Capture computes on float32; "
+            "integer inputs can index (gather, one_hot, cross_entropy, "
+            "embedding) and change views")
+    return x
+
+
 def _shape(x):
+    if isinstance(x, Refused):
+        raise Unsupported(x.why)
     return list(x.shape)
 
 
 def _axis(d, rank, what):
-    if not isinstance(d, int):
-        raise TypeError("%s: expected an int dimension, got %r" % (what, d))
-    if d < -rank or d >= max(rank, 1):
+    if d < -max(rank, 1) or d >= max(rank, 1):
         raise IndexError("%s: dimension %d out of range for rank %d"
                          % (what, d, rank))
     return d % rank if rank else 0
 
 
-def _dims(dim, rank, what):
-    if dim is None:
-        return None
-    dims = [dim] if isinstance(dim, int) else list(dim)
+def _dims(dims, rank, what):
+    if dims is None or (isinstance(dims, (list, tuple)) and not dims):
+        return None  # every dimension
+    dims = [dims] if isinstance(dims, int) else list(dims)
     return sorted({_axis(d, rank, what) for d in dims})
 
 
-def _reduce(c, fn_name, x, dim, keepdim, what):
+def _reduce(c, fn, x, dims, keepdim, what):
+    x = _check(x, what)
     shape = _shape(x)
-    dims = _dims(dim, len(shape), what)
-    if dims is None:  # every element: a scalar (ones with keepdim)
-        out = getattr(c, fn_name)(x)
+    dims = _dims(dims, len(shape), what)
+    if dims is None or len(dims) == len(shape):
+        out = getattr(c, fn)(x)
         return c.reshape(out, [1] * len(shape)) if keepdim else out
     out = x
     for d in reversed(dims):
-        out = getattr(c, fn_name)(out, d)
+        out = getattr(c, fn)(out, d)
     if keepdim:
         out = c.reshape(out, [1 if i in dims else n
                               for i, n in enumerate(shape)])
     return out
 
 
-def _sizes(args):
-    """view(2, 3), view((2, 3)) and view([2, 3]) alike."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list, torch.Size)):
-        return list(args[0])
-    return list(args)
+def _count(shape, dims):
+    dims = range(len(shape)) if dims is None else dims
+    return int(np.prod([shape[d] for d in dims])) if shape else 1
 
 
-def _infer(shape, sizes, what):
-    total = int(np.prod(shape)) if shape else 1
-    sizes = [int(s) for s in sizes]
-    if sizes.count(-1) > 1:
-        raise ValueError("%s: more than one -1 in %s" % (what, sizes))
-    if -1 in sizes:
-        known = int(np.prod([s for s in sizes if s != -1])) or 1
-        if total % known:
-            raise ValueError("%s: %s does not fit %d elements"
-                             % (what, sizes, total))
-        sizes[sizes.index(-1)] = total // known
-    return sizes
+# Arithmetic. ATen passes Python numbers as they are.
 
-
-def _no(what, hint=""):
-    raise Unsupported("%s is not supported%s" % (what, hint and "; " + hint))
-
-
-def _check_defaults(what, kwargs, defaults):
-    for key, default in defaults.items():
-        if key in kwargs and kwargs[key] != default:
-            _no("%s with %s=%r" % (what, key, kwargs[key]),
-                "only %s=%r is" % (key, default))
-
-
-# Each translation takes the node's ops (`c`) and torch's own arguments, so
-# a function and its method form (torch.sum(x, 1), x.sum(1)) share one.
-
-def _sum(c, x, dim=None, keepdim=False, dtype=None):
-    if dtype is not None:
-        _no("sum with dtype=%r" % dtype)
-    return _reduce(c, "sum", x, dim, keepdim, "sum")
-
-
-def _mean(c, x, dim=None, keepdim=False, dtype=None):
-    if dtype is not None:
-        _no("mean with dtype=%r" % dtype)
-    return _reduce(c, "mean", x, dim, keepdim, "mean")
-
-
-def _amax(c, x, dim=(), keepdim=False):
-    return _reduce(c, "max", x, None if dim == () else dim, keepdim, "amax")
-
-
-def _max(c, x, other=None, dim=None, keepdim=False):
-    if _is_value(other):
-        return c.maximum(x, other)
-    if other is not None or dim is not None:
-        _no("torch.max(x, dim), which also returns indices",
-            "use torch.amax(x, dim)")
-    return c.max(x)
-
-
-def _min(c, x, other=None):
-    if _is_value(other):
-        return c.minimum(x, other)
-    _no("torch.min(x) as a reduction", "only the elementwise "
-        "torch.min(a, b) is")
-
-
-def _binary(name):
+def _arith(name, py):
     def fn(c, a, b, alpha=1):
         if alpha != 1:
-            _no("%s with alpha=%r" % (name, alpha))
-        if not _is_value(a) and not _is_value(b):
-            return {"add": operator.add, "sub": operator.sub,
-                    "mul": operator.mul, "div": operator.truediv}[name](a, b)
-        return getattr(c, name)(a, b)
+            b = c.mul(b, alpha) if is_value(b) else b * alpha
+        if not is_value(a) and not is_value(b):
+            return py(_check(a, name), _check(b, name))
+        return getattr(c, name)(_check(a, name), _check(b, name))
     return fn
+
+
+_add = _arith("add", lambda a, b: a + b)
+_sub = _arith("sub", lambda a, b: a - b)
+_mul = _arith("mul", lambda a, b: a * b)
 
 
 def _div(c, a, b, rounding_mode=None):
     if rounding_mode is not None:
         _no("div with rounding_mode=%r" % rounding_mode)
-    return _binary("div")(c, a, b)
+    return c.div(_check(a, "div"), _check(b, "div"))
 
 
 def _rsub(c, a, b, alpha=1):
-    return _binary("sub")(c, b, a, alpha)
+    return _sub(c, b, a, alpha)
 
 
-def _pow(c, x, exponent):
-    if not _is_value(x):
-        return x ** exponent
-    if exponent == 2:
+def _pow(c, x, e):
+    x = _check(x, "pow")
+    if e == 2:
         return c.square(x)
-    if exponent == 0.5:
-        return c.sqrt(x)
-    if exponent == 1:
+    if e == 3:  # PyTorch's kernel multiplies for 3 too
+        return c.mul(c.square(x), x)
+    if e == 1:
         return x
-    _no("pow with exponent %r" % (exponent,), "exponents 2, 1 and 0.5 are "
-        "(write x * x * x for a cube)")
-
-
-def _clamp(c, x, min=None, max=None):
-    lo = -float("inf") if min is None else float(min)
-    hi = float("inf") if max is None else float(max)
-    if _is_value(min) or _is_value(max):
-        _no("clamp with tensor bounds", "use torch.minimum/torch.maximum")
-    return c.clamp(x, lo, hi)
+    if e == 0.5:
+        return c.sqrt(x)
+    if e == -1:
+        return c.div(1.0, x)
+    if e == -2:
+        return c.div(1.0, c.square(x))
+    if e == -0.5:
+        return c.div(1.0, c.sqrt(x))
+    _no("pow with exponent %r" % (e,), "exponents -2, -1, -0.5, 0.5, 1, 2 "
+        "and 3 are")
 
 
 def _unary(name):
-    return lambda c, x: getattr(c, name)(x)
+    return lambda c, x: getattr(c, name)(_check(x, name))
+
+
+def _clamp(c, x, lo=None, hi=None):
+    x = _check(x, "clamp")
+    if is_value(lo) or is_value(hi):
+        return _clamp_tensor(c, x, lo, hi)
+    return c.clamp(x, -math.inf if lo is None else float(lo),
+                   math.inf if hi is None else float(hi))
+
+
+def _clamp_tensor(c, x, lo=None, hi=None):
+    if lo is not None:
+        x = c.maximum(x, _check(lo, "clamp"))
+    if hi is not None:
+        x = c.minimum(x, _check(hi, "clamp"))
+    return x
+
+
+# Matmuls: aten.t of a weight feeding addmm/mm is folded into the matmul's
+# transpose flag (fx.py skips t nodes whose every use is such an operand).
+
+class Transposed:
+    """aten.t(x) that a matmul reads with its transpose flag."""
+
+    def __init__(self, x):
+        self.x = x
+
+
+def _matmul(c, a, b):
+    ta, tb = isinstance(a, Transposed), isinstance(b, Transposed)
+    a, b = (a.x if ta else a), (b.x if tb else b)
+    a, b = _check(a, "mm"), _check(b, "mm")
+    if len(a.shape) != 2 or len(b.shape) != 2:
+        _no("matmul of ranks %d and %d" % (len(a.shape), len(b.shape)),
+            "only rank-2 operands are")
+    return c.matmul(a, b, transpose_a=ta, transpose_b=tb)
+
+
+def _addmm(c, bias, a, b, beta=1, alpha=1):
+    if beta != 1 or alpha != 1:
+        _no("addmm with beta=%r, alpha=%r" % (beta, alpha))
+    if isinstance(b, Transposed) and not isinstance(a, Transposed) and \
+            len(_shape(bias)) == 1:
+        return c.linear(_check(a, "addmm"), _check(b.x, "addmm"), bias)
+    return c.add(_matmul(c, a, b), _check(bias, "addmm"))
+
+
+def _t(c, x):
+    x = _check(x, "t")
+    return c.transpose(x, [1, 0]) if len(x.shape) == 2 else x
+
+
+# Reductions.
+
+def _sum(c, x, dims=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        _no("sum with dtype=%r" % dtype)
+    return _reduce(c, "sum", x, dims, keepdim, "sum")
+
+
+def _mean(c, x, dims=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        _no("mean with dtype=%r" % dtype)
+    return _reduce(c, "mean", x, dims, keepdim, "mean")
+
+
+def _amax(c, x, dims=(), keepdim=False):
+    return _reduce(c, "max", x, dims, keepdim, "amax")
+
+
+def _amin(c, x, dims=(), keepdim=False):
+    return c.neg(_reduce(c, "max", c.neg(_check(x, "amin")), dims, keepdim,
+                         "amin"))
+
+
+def _indices(what):
+    return Refused("the indices of %s (argmax) are not supported yet; use "
+                   "the values (values, _ = x.max(dim))" % what)
+
+
+def _max_dim(c, x, dim, keepdim=False):
+    return (_amax(c, x, [dim], keepdim), _indices("max(dim)"))
+
+
+def _min_dim(c, x, dim, keepdim=False):
+    return (_amin(c, x, [dim], keepdim), _indices("min(dim)"))
+
+
+def _var(c, x, dims=None, correction=1, keepdim=False):
+    """torch.var: the mean of squared deviations over n - correction."""
+    x = _check(x, "var")
+    shape = _shape(x)
+    d = _dims(dims, len(shape), "var")
+    n = _count(shape, d) - (1 if correction is None else correction)
+    if n <= 0:
+        _no("var/std over %d element(s) with correction %r"
+            % (_count(shape, d), correction), "PyTorch gives inf or nan")
+    mean = _reduce(c, "mean", x, d, True, "var")
+    dev = c.square(c.sub(x, mean))
+    return c.div(_reduce(c, "sum", dev, d, keepdim, "var"), float(n))
+
+
+def _std(c, x, dims=None, correction=1, keepdim=False):
+    return c.sqrt(_var(c, x, dims, correction, keepdim))
+
+
+def _logsumexp(c, x, dims, keepdim=False):
+    """PyTorch's formula: max + log(sum(exp(x - max))), the max taken
+    without gradient (its gradient is softmax(x) either way)."""
+    x = _check(x, "logsumexp")
+    shape = _shape(x)
+    d = _dims(dims, len(shape), "logsumexp")
+    m = c.stop_gradient(_reduce(c, "max", x, d, True, "logsumexp"))
+    s = _reduce(c, "sum", c.exp(c.sub(x, m)), d, keepdim, "logsumexp")
+    if not keepdim:
+        m = c.reshape(m, _shape(s))
+    return c.add(c.log(s), m)
 
 
 def _softmax(name):
-    def fn(c, x, dim=None, _stacklevel=3, dtype=None):
-        if dim is None:
-            _no("%s without dim" % name)
-        if dtype is not None:
-            _no("%s with dtype=%r" % (name, dtype))
+    def fn(c, x, dim, half_to_float=False):
+        x = _check(x, name)
         return getattr(c, name)(x, _axis(dim, len(x.shape), name))
     return fn
 
 
-def _reshape(c, x, *sizes):
-    return c.reshape(x, _infer(_shape(x), _sizes(sizes), "reshape"))
+# Shapes. Int values change only their index map.
+
+def _sizes(shape, sizes, what):
+    total = int(np.prod(shape)) if shape else 1
+    sizes = [int(s) for s in sizes]
+    if -1 in sizes:
+        known = int(np.prod([s for s in sizes if s != -1])) or 1
+        sizes[sizes.index(-1)] = total // known
+    if int(np.prod(sizes)) != total:
+        raise ValueError("%s: %s does not fit %d elements"
+                         % (what, sizes, total))
+    return sizes
 
 
-def _flatten(c, x, start_dim=0, end_dim=-1):
-    shape = _shape(x)
-    if not shape:
-        return c.reshape(x, [1])
-    s = _axis(start_dim, len(shape), "flatten")
-    e = _axis(end_dim, len(shape), "flatten")
-    return c.reshape(x, shape[:s] + [int(np.prod(shape[s:e + 1]))] +
-                     shape[e + 1:])
+def _view(c, x, sizes):
+    if isinstance(x, Ints):
+        return Ints(x.base, x.index.reshape(_sizes(x.shape, sizes, "view")))
+    x = _check(x, "view")
+    sizes = _sizes(_shape(x), sizes, "view")
+    return x if sizes == _shape(x) else c.reshape(x, sizes)
 
 
 def _squeeze(c, x, dim=None):
     shape = _shape(x)
     if dim is None:
-        return c.reshape(x, [n for n in shape if n != 1])
+        return _view(c, x, [n for n in shape if n != 1])
     d = _axis(dim, len(shape), "squeeze")
-    if shape[d] != 1:
+    if not shape or shape[d] != 1:
         return x
-    return c.reshape(x, shape[:d] + shape[d + 1:])
+    return _view(c, x, shape[:d] + shape[d + 1:])
 
 
 def _unsqueeze(c, x, dim):
     shape = _shape(x)
     d = _axis(dim, len(shape) + 1, "unsqueeze")
-    return c.reshape(x, shape[:d] + [1] + shape[d:])
+    return _view(c, x, shape[:d] + [1] + shape[d:])
 
 
-def _transpose(c, x, dim0, dim1):
-    rank = len(x.shape)
-    perm = list(range(rank))
-    a, b = _axis(dim0, rank, "transpose"), _axis(dim1, rank, "transpose")
-    perm[a], perm[b] = perm[b], perm[a]
-    return c.transpose(x, perm)
-
-
-def _t(c, x):
-    if len(x.shape) < 2:
-        return x
-    return c.transpose(x, [1, 0])
-
-
-def _permute(c, x, *dims):
-    rank = len(x.shape)
-    return c.transpose(x, [_axis(d, rank, "permute") for d in _sizes(dims)])
-
-
-def _expand(c, x, *sizes):
-    sizes = _sizes(sizes)
+def _expand(c, x, sizes, implicit=False):
     shape = _shape(x)
     lead = len(sizes) - len(shape)
-    target = [n if n != -1 else shape[i - lead] for i, n in enumerate(sizes)]
-    return c.broadcast_to(x, target)
+    target = [shape[i - lead] if n == -1 else int(n)
+              for i, n in enumerate(sizes)]
+    if isinstance(x, Ints):
+        return Ints(x.base, np.broadcast_to(x.index, target))
+    x = _check(x, "expand")
+    return x if target == shape else c.broadcast_to(x, target)
 
 
-def _matmul(c, a, b):
-    if len(a.shape) != 2 or len(b.shape) != 2:
-        _no("matmul of ranks %d and %d" % (len(a.shape), len(b.shape)),
-            "only rank-2 operands are (reshape first)")
-    return c.matmul(a, b)
+def _permute(c, x, dims):
+    rank = len(_shape(x))
+    perm = [_axis(d, rank, "permute") for d in dims]
+    if isinstance(x, Ints):
+        return Ints(x.base, np.transpose(x.index, perm))
+    return c.transpose(_check(x, "permute"), perm)
 
 
-def _linear(c, x, weight, bias=None):
-    return c.linear(x, weight, bias)
+def _transpose(c, x, a, b):
+    rank = len(_shape(x))
+    perm = list(range(rank))
+    a, b = _axis(a, rank, "transpose"), _axis(b, rank, "transpose")
+    perm[a], perm[b] = perm[b], perm[a]
+    return _permute(c, x, perm)
+
+
+def _slice(c, x, dim=0, start=None, end=None, step=1):
+    shape = _shape(x)
+    d = _axis(dim, len(shape), "slice")
+    lo, hi, st = slice(start, end, step).indices(shape[d])
+    if isinstance(x, Ints):
+        idx = [slice(None)] * len(shape)
+        idx[d] = slice(lo, hi, st)
+        return Ints(x.base, x.index[tuple(idx)])
+    x = _check(x, "slice")
+    if st != 1:
+        _no("a slice with step %d" % st, "steps of 1 are")
+    n = max(hi - lo, 0)
+    return x if (lo, n) == (0, shape[d]) else c.slice(x, d, lo, n)
+
+
+def _select(c, x, dim, index):
+    shape = _shape(x)
+    d = _axis(dim, len(shape), "select")
+    k = index + shape[d] if index < 0 else index
+    if not 0 <= k < shape[d]:
+        raise IndexError("index %d out of range for size %d"
+                         % (index, shape[d]))
+    return _view(c, _slice(c, x, d, k, k + 1), shape[:d] + shape[d + 1:])
 
 
 def _cat(c, tensors, dim=0):
-    return c.concat(list(tensors), dim)
-
-
-def _one_hot(c, x, num_classes=-1):
-    if num_classes < 0:
-        _no("one_hot without num_classes", "the class count is read from "
-            "the data; pass num_classes")
-    return c.one_hot(x, num_classes)
-
-
-def _embedding(c, input, weight, padding_idx=None, max_norm=None,
-               norm_type=2.0, scale_grad_by_freq=False, sparse=False):
-    _check_defaults("embedding", dict(max_norm=max_norm,
-                                      scale_grad_by_freq=scale_grad_by_freq,
-                                      sparse=sparse),
-                    dict(max_norm=None, scale_grad_by_freq=False,
-                         sparse=False))
-    if padding_idx is not None:
-        _no("embedding with padding_idx=%r" % padding_idx, "torch gives that "
-            "row no gradient, which the row lookup does not; leave it None")
-    # ag.get_rows looks up a list of rows, and i32 tensors do not reshape.
-    if len(_shape(input)) != 1:
-        _no("embedding of indices of shape %s" % _shape(input),
-            "only one dimension of indices is; pass them flattened and "
-            "view the rows, e.g. embed(ids).view(batch, length, dim)")
-    return c.get_rows(weight, input)
-
-
-def _cross_entropy(c, input, target, weight=None, size_average=None,
-                   ignore_index=-100, reduce=None, reduction="mean",
-                   label_smoothing=0.0):
-    _check_defaults("cross_entropy", dict(
-        weight=weight, size_average=size_average, ignore_index=ignore_index,
-        reduce=reduce, reduction=reduction, label_smoothing=label_smoothing),
-        dict(weight=None, size_average=None, ignore_index=-100, reduce=None,
-             reduction="mean", label_smoothing=0.0))
-    return c.cross_entropy(input, target)
-
-
-def _mse_loss(c, input, target, size_average=None, reduce=None,
-              reduction="mean"):
-    _check_defaults("mse_loss", dict(size_average=size_average,
-                                     reduce=reduce),
-                    dict(size_average=None, reduce=None))
-    if reduction == "mean":
-        return c.mse(input, target)
-    d = c.square(c.sub(input, target))
-    if reduction == "sum":
-        return c.sum(d)
-    if reduction == "none":
-        return d
-    _no("mse_loss with reduction=%r" % reduction)
+    tensors = [_check(t, "cat") for t in tensors]
+    return c.concat(tensors, _axis(dim, len(tensors[0].shape), "cat"))
 
 
 def _identity(c, x, *args, **kwargs):
     return x
 
 
-def _to_float(c, x, *args, **kwargs):
-    if x.dtype != "float32":
-        _no("a cast of an int32 tensor to float", "pass it as a float input")
-    return x
+def _to_copy(c, x, dtype=None, layout=None, device=None, pin_memory=None,
+             non_blocking=False, memory_format=None):
+    if dtype is None:
+        return x
+    if isinstance(x, Ints):
+        if dtype in (torch.int64, torch.int32):
+            return x
+        _no("a cast of an integer tensor to %s" % dtype,
+            "pass the values as a float input")
+    if dtype == torch.float32:
+        return x
+    _no("a cast of a float tensor to %s" % dtype)
 
 
-def _detach(c, x):
-    _no("detach()", "Capture differentiates through every use; pass the "
-        "detached value as an input of the step")
+# Indexing by integer inputs.
 
-
-def _size(c, x, dim=None):
-    shape = tuple(x.shape)
-    return shape if dim is None else shape[_axis(dim, len(shape), "size")]
-
-
-def _getitem(c, x, index):
-    if not _is_value(x):
-        return x[index]
+def _gather(c, x, dim, index, sparse_grad=False):
+    """x.gather(dim, index) along the last dimension, where index picks one
+    element per row: the row's dot product with one_hot(index), which is
+    the element itself for finite rows (an infinite or NaN element
+    elsewhere in the row makes it NaN, never a different finite value)."""
+    x = _check(x, "gather")
     shape = _shape(x)
-    index = index if isinstance(index, tuple) else (index,)
-    if Ellipsis in index:
-        at = index.index(Ellipsis)
-        fill = len(shape) - (len(index) - 1 - index.count(None))
-        index = index[:at] + (slice(None),) * fill + index[at + 1:]
-    out, axis, final = x, 0, []
-    for i in index:
-        if i is None:
-            final.append(1)
-            continue
-        if axis >= len(shape):
-            raise IndexError("too many indices for a tensor of rank %d"
-                             % len(shape))
-        n = shape[axis]
-        if isinstance(i, int):
-            k = i + n if i < 0 else i
-            if not 0 <= k < n:
-                raise IndexError("index %d out of range for size %d" % (i, n))
-            out = c.slice(out, axis, k, 1)
-        elif isinstance(i, slice):
-            start, stop, step = i.indices(n)
-            if step != 1:
-                _no("indexing with a step of %d" % step)
-            out = c.slice(out, axis, start, max(stop - start, 0))
-            final.append(max(stop - start, 0))
-        else:
-            _no("indexing with %s" % type(i).__name__,
-                "integers, slices, None and ... are")
-        axis += 1
-    final += shape[axis:]
-    return c.reshape(out, final) if list(out.shape) != final else out
+    d = _axis(dim, len(shape), "gather")
+    if not isinstance(index, Ints):
+        _no("gather with a float index")
+    if d != len(shape) - 1 or index.shape != shape[:-1] + [1]:
+        _no("gather of index shape %s from %s along dim %d"
+            % (index.shape, shape, dim), "one index per row along the last "
+            "dimension (q.gather(1, actions) with actions of shape [N, 1]) "
+            "is")
+    hot = c.one_hot(index.flat("gather"), shape[-1])
+    if len(shape) != 2:
+        hot = c.reshape(hot, shape)
+    return _reduce(c, "sum", c.mul(x, hot), [d], True, "gather")
 
 
-def _getattr(c, x, name):
-    if name == "shape":
-        return tuple(x.shape)
-    if name == "T":
-        return c.transpose(x, list(range(len(x.shape)))[::-1])
-    _no("the attribute .%s of a tensor" % name)
+def _one_hot(c, x, num_classes=-1):
+    if num_classes < 0:
+        _no("one_hot without num_classes", "the class count is read from "
+            "the data; pass num_classes")
+    if not isinstance(x, Ints):
+        _no("one_hot of a float tensor")
+    hot = c.one_hot(x.flat("one_hot"), num_classes)
+    return _view(c, hot, x.shape + [num_classes])
 
 
-_FUNCTIONS = {
-    operator.add: _binary("add"), torch.add: _binary("add"),
-    operator.sub: _binary("sub"), torch.sub: _binary("sub"),
-    operator.mul: _binary("mul"), torch.mul: _binary("mul"),
-    operator.truediv: _div, torch.div: _div, torch.true_divide: _div,
-    torch.rsub: _rsub,
-    operator.neg: lambda c, x: c.neg(x) if _is_value(x) else -x,
-    torch.neg: lambda c, x: c.neg(x),
-    operator.pow: _pow, torch.pow: _pow,
-    operator.matmul: _matmul, torch.matmul: _matmul, torch.mm: _matmul,
-    operator.getitem: _getitem, getattr: _getattr,
-    torch.exp: _unary("exp"), torch.log: _unary("log"),
-    torch.tanh: _unary("tanh"), torch.sigmoid: _unary("sigmoid"),
-    torch.relu: _unary("relu"), torch.sqrt: _unary("sqrt"),
-    torch.square: _unary("square"),
-    F.relu: lambda c, x, inplace=False: c.relu(x),
-    F.tanh: _unary("tanh"), F.sigmoid: _unary("sigmoid"),
-    torch.minimum: lambda c, a, b: c.minimum(a, b),
-    torch.maximum: lambda c, a, b: c.maximum(a, b),
-    torch.max: _max, torch.min: _min, torch.amax: _amax,
-    torch.clamp: _clamp, torch.clip: _clamp,
-    torch.sum: _sum, torch.mean: _mean,
-    torch.softmax: _softmax("softmax"), F.softmax: _softmax("softmax"),
-    torch.log_softmax: _softmax("log_softmax"),
-    F.log_softmax: _softmax("log_softmax"),
-    torch.reshape: _reshape, torch.flatten: _flatten,
-    torch.squeeze: _squeeze, torch.unsqueeze: _unsqueeze,
-    torch.transpose: _transpose, torch.t: _t, torch.permute: _permute,
-    torch.cat: _cat, torch.concat: _cat,
-    F.linear: _linear, F.one_hot: _one_hot, F.embedding: _embedding,
-    F.cross_entropy: _cross_entropy, F.mse_loss: _mse_loss,
+def _embedding(c, weight, index, padding_idx=-1, scale_grad_by_freq=False,
+               sparse=False):
+    if padding_idx != -1:
+        _no("embedding with padding_idx=%r" % padding_idx, "torch gives that "
+            "row no gradient, which the row lookup does not; leave it None")
+    if scale_grad_by_freq or sparse:
+        _no("embedding with scale_grad_by_freq or sparse")
+    if not isinstance(index, Ints):
+        _no("embedding with float indices")
+    rows = c.get_rows(_check(weight, "embedding"), index.flat("embedding"))
+    return _view(c, rows, index.shape + [_shape(weight)[1]])
+
+
+def _nll_loss(c, logp, target, weight=None, reduction=1, ignore_index=-100):
+    """nll_loss of log_softmax(x) is Capture's cross_entropy(x); of other
+    log-probabilities, minus their gather's mean."""
+    if weight is not None or reduction != 1:
+        _no("nll_loss/cross_entropy with weight or reduction other than "
+            "'mean'")
+    if not isinstance(target, Ints) or len(target.shape) != 1:
+        _no("nll_loss/cross_entropy with targets that are not one class "
+            "index per row")
+    if isinstance(logp, LogSoftmax):
+        loss = c.cross_entropy(logp.logits, target.flat("cross_entropy"))
+    else:
+        logp = _check(logp, "nll_loss")
+        picked = c.mul(logp, c.one_hot(target.flat("nll_loss"),
+                                       _shape(logp)[1]))
+        loss = c.neg(c.mean(c.sum(picked, 1)))
+    return (loss, Refused("nll_loss's total weight is not supported"))
+
+
+class LogSoftmax:
+    """log_softmax(logits, 1) of rank 2, remembered so that nll_loss over it
+    becomes cross_entropy (fx.py turns it into the tensor elsewhere)."""
+
+    def __init__(self, logits, value):
+        self.logits = logits
+        self.value = value
+
+
+def _mse_loss(c, a, b, reduction=1):
+    a, b = _check(a, "mse_loss"), _check(b, "mse_loss")
+    if reduction == 1:
+        return c.mse(a, b)
+    d = c.square(c.sub(a, b))
+    return c.sum(d) if reduction == 2 else d
+
+
+def _layer_norm(c, x, shape, weight, bias, eps):
+    """(x - mean) * rsqrt(var + eps) * weight + bias over the last
+    len(shape) dimensions, the biased variance: PyTorch's formula."""
+    x = _check(x, "layer_norm")
+    rank = len(_shape(x))
+    dims = list(range(rank - len(shape), rank))
+    mean = _reduce(c, "mean", x, dims, True, "layer_norm")
+    dev = c.sub(x, mean)
+    var = _reduce(c, "mean", c.square(dev), dims, True, "layer_norm")
+    rstd = c.div(1.0, c.sqrt(c.add(var, float(eps))))
+    out = c.mul(dev, rstd)
+    if weight is not None:
+        out = c.mul(out, weight)
+    if bias is not None:
+        out = c.add(out, bias)
+    return (out, Refused("layer_norm's saved mean"),
+            Refused("layer_norm's saved rstd"))
+
+
+def _random(name):
+    def fn(c, *args, **kwargs):
+        _no("random numbers inside the step (%s)" % name,
+            "draw the noise outside (e.g. eps = torch.randn(n, d)) and pass "
+            "it as an input; use it as mean + std * eps")
+    return fn
+
+
+def _dropout(c, x, p, train):
+    if p == 0 or not train:
+        return (x, Refused("dropout's mask is not supported"))
+    _no("dropout with p=%g in training mode" % p, "a captured step is "
+        "deterministic; use p=0 or model.eval()")
+
+
+def _needs_op(name, hint):
+    def fn(c, *args, **kwargs):
+        _no(name, hint)
+    return fn
+
+
+_NEW_OP = "Capture has no kernel for it yet"
+
+OPS = {
+    aten.add.Tensor: _add, aten.add.Scalar: _add,
+    aten.sub.Tensor: _sub, aten.sub.Scalar: _sub,
+    aten.mul.Tensor: _mul, aten.mul.Scalar: _mul,
+    aten.div.Tensor: _div, aten.div.Scalar: _div, aten.div.Tensor_mode: _div,
+    aten.rsub.Scalar: _rsub, aten.rsub.Tensor: _rsub,
+    aten.neg.default: _unary("neg"),
+    aten.pow.Tensor_Scalar: _pow,
+    aten.exp.default: _unary("exp"), aten.log.default: _unary("log"),
+    aten.tanh.default: _unary("tanh"), aten.sigmoid.default: _unary("sigmoid"),
+    aten.relu.default: _unary("relu"), aten.sqrt.default: _unary("sqrt"),
+    aten.rsqrt.default: lambda c, x: c.div(1.0, c.sqrt(_check(x, "rsqrt"))),
+    aten.reciprocal.default: lambda c, x: c.div(1.0, _check(x, "reciprocal")),
+    aten.square.default: _unary("square"),
+    aten.maximum.default: lambda c, a, b: c.maximum(_check(a, "maximum"),
+                                                    _check(b, "maximum")),
+    aten.minimum.default: lambda c, a, b: c.minimum(_check(a, "minimum"),
+                                                    _check(b, "minimum")),
+    aten.clamp.default: _clamp, aten.clamp.Tensor: _clamp_tensor,
+    aten.clamp_min.default: lambda c, x, lo: _clamp(c, x, lo, None),
+    aten.clamp_max.default: lambda c, x, hi: _clamp(c, x, None, hi),
+    aten.mm.default: _matmul, aten.addmm.default: _addmm, aten.t.default: _t,
+    aten.sum.default: _sum, aten.sum.dim_IntList: _sum,
+    aten.mean.default: _mean, aten.mean.dim: _mean,
+    aten.amax.default: _amax, aten.amin.default: _amin,
+    aten.max.default: lambda c, x: _amax(c, x),
+    aten.min.default: lambda c, x: _amin(c, x),
+    aten.max.dim: _max_dim, aten.min.dim: _min_dim,
+    aten.var.correction: _var, aten.std.correction: _std,
+    aten.logsumexp.default: _logsumexp,
+    aten._softmax.default: _softmax("softmax"),
+    aten._log_softmax.default: _softmax("log_softmax"),
+    aten.view.default: _view, aten._unsafe_view.default: _view,
+    aten.reshape.default: _view,
+    aten._reshape_alias.default: lambda c, x, sizes, strides: _view(c, x,
+                                                                   sizes),
+    aten.squeeze.default: _squeeze, aten.squeeze.dim: _squeeze,
+    aten.unsqueeze.default: _unsqueeze, aten.expand.default: _expand,
+    aten.permute.default: _permute, aten.transpose.int: _transpose,
+    aten.slice.Tensor: _slice, aten.select.int: _select,
+    aten.cat.default: _cat,
+    aten.clone.default: _identity, aten.alias.default: _identity,
+    aten.lift_fresh_copy.default: _identity,
+    aten._to_copy.default: _to_copy,
+    aten.gather.default: _gather, torch.ops.capture.one_hot.default: _one_hot,
+    aten.embedding.default: _embedding,
+    aten.nll_loss_forward.default: _nll_loss,
+    aten.mse_loss.default: _mse_loss,
+    aten.native_layer_norm.default: _layer_norm,
+    aten.native_dropout.default: _dropout,
+    aten.normal.Tensor_Tensor: _random("normal"),
+    aten.normal.float_Tensor: _random("normal"),
+    aten.normal.Tensor_float: _random("normal"),
+    aten.normal_.default: _random("normal_"),
+    aten.uniform_.default: _random("uniform_"),
+    aten.rand.default: _random("rand"), aten.randn.default: _random("randn"),
+    aten.rand_like.default: _random("rand_like"),
+    aten.randn_like.default: _random("randn_like"),
+    aten.bernoulli.default: _random("bernoulli"),
+    aten.multinomial.default: _random("multinomial"),
+    aten.where.self: _needs_op("torch.where", _NEW_OP),
+    aten.abs.default: _needs_op("abs", _NEW_OP),
+    aten.floor.default: _needs_op("floor", _NEW_OP),
+    aten.ceil.default: _needs_op("ceil", _NEW_OP),
+    aten.argmax.default: _needs_op("argmax", _NEW_OP),
 }
-
-_METHODS = {
-    "add": _binary("add"), "sub": _binary("sub"), "mul": _binary("mul"),
-    "div": _div, "neg": lambda c, x: c.neg(x), "pow": _pow,
-    "matmul": _matmul, "exp": _unary("exp"), "log": _unary("log"),
-    "tanh": _unary("tanh"), "sigmoid": _unary("sigmoid"),
-    "relu": _unary("relu"), "sqrt": _unary("sqrt"),
-    "square": _unary("square"), "clamp": _clamp, "clip": _clamp,
-    "sum": _sum, "mean": _mean, "amax": _amax, "max": _max,
-    "softmax": _softmax("softmax"), "log_softmax": _softmax("log_softmax"),
-    "view": _reshape, "reshape": _reshape, "flatten": _flatten,
-    "squeeze": _squeeze, "unsqueeze": _unsqueeze, "transpose": _transpose,
-    "t": _t, "permute": _permute, "expand": _expand,
-    "contiguous": _identity, "clone": _identity, "float": _to_float,
-    "detach": _detach, "size": _size,
-    "dim": lambda c, x: len(x.shape),
-}
-
-
-def _module_call(c, module, weight, args, kwargs):
-    """A leaf module (torch.nn's own): its functional form."""
-    m = module
-    if isinstance(m, torch.nn.Linear):
-        return c.linear(args[0], weight("weight"),
-                        weight("bias") if m.bias is not None else None)
-    if isinstance(m, torch.nn.Tanh):
-        return c.tanh(args[0])
-    if isinstance(m, torch.nn.ReLU):
-        return c.relu(args[0])
-    if isinstance(m, torch.nn.Sigmoid):
-        return c.sigmoid(args[0])
-    if isinstance(m, torch.nn.Identity):
-        return args[0]
-    if isinstance(m, torch.nn.Embedding):
-        return _embedding(c, args[0], weight("weight"), m.padding_idx,
-                          m.max_norm, m.norm_type, m.scale_grad_by_freq,
-                          m.sparse)
-    if isinstance(m, torch.nn.Softmax):
-        return _softmax("softmax")(c, args[0], m.dim)
-    if isinstance(m, torch.nn.LogSoftmax):
-        return _softmax("log_softmax")(c, args[0], m.dim)
-    if isinstance(m, torch.nn.Flatten):
-        return _flatten(c, args[0], m.start_dim, m.end_dim)
-    if isinstance(m, torch.nn.Dropout):
-        if m.p == 0 or not m.training:
-            return args[0]
-        _no("Dropout(p=%g) in training mode" % m.p, "a captured step is "
-            "deterministic; use p=0 or model.eval()")
-    if isinstance(m, torch.nn.MSELoss):
-        return _mse_loss(c, *args, reduction=m.reduction)
-    if isinstance(m, torch.nn.CrossEntropyLoss):
-        return _cross_entropy(c, *args, weight=m.weight,
-                              ignore_index=m.ignore_index,
-                              reduction=m.reduction,
-                              label_smoothing=m.label_smoothing)
-    _no("the module %s.%s" % (type(m).__module__, type(m).__name__),
-        "supported modules: Linear, Embedding, Tanh, ReLU, Sigmoid, "
-        "Identity, Softmax, "
-        "LogSoftmax, Flatten, Dropout (p=0 or eval), MSELoss, "
-        "CrossEntropyLoss; or write its forward with supported ops")

@@ -1,9 +1,14 @@
-"""PyTorch modules into Capture training steps, through ``torch.fx``.
+"""PyTorch modules into Capture training steps, through ``make_fx``.
 
 ``import_module(model, loss_fn, example_inputs, ...)`` traces
-``loss_fn(model, **inputs)`` with ``torch.fx`` and replays each graph node as
-the op of Capture's tracer (the C++ one, bound), so the step is recorded,
-compiled and replayed exactly like a step written with ``capture`` itself::
+``loss_fn(model, **inputs)`` with ``torch.fx``'s ``make_fx`` (ATen ops at the
+example's shapes, through ``torch.distributions``, tuple unpacking, ``len``
+and shape asserts) with the weights as the graph's inputs, and replays each
+node as the op of Capture's tracer (the C++ one, bound), so the step is
+recorded, compiled and replayed exactly like a step written with
+``capture`` itself. Each node keeps its user line and whether autograd
+would carry a gradient through it, so ``detach()`` and ``torch.no_grad()``
+stop the gradient exactly as in PyTorch::
 
     import capture.fx
     def loss_fn(model, x, labels):
@@ -22,177 +27,54 @@ error naming it and the user's source line; nothing is ever approximated.
 """
 
 import inspect
-import os
-import re
 
 import numpy as np
 import torch
-import torch.fx
+from torch.nn.utils.stateless import _reparametrize_module
 
 import capture
-from capture._fx_ops import (_FUNCTIONS, _METHODS, Unsupported, _is_value,
-                             _module_call, _no)
+from capture._fx_graph import _NO_LOC, _Graph, _trace, _where
+from capture._fx_inputs import _Signature, _as_array, _suggest
+from capture._fx_ops import Unsupported
+from capture._fx_sync import ModuleSync
 
-__all__ = ["import_module", "Imported", "Unsupported"]
+__all__ = ["import_module", "Imported", "Unsupported", "MAX_SHAPES"]
 
-_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
-_CAPTURE_DIR = os.path.dirname(os.path.abspath(capture.__file__)) + os.sep
-_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
-
-
-def _user_frame(node):
-    """(file, line) of the user's code that made `node`: the innermost
-    frame of its stack trace outside torch and capture."""
-    for file, line in _FRAME.findall(node.stack_trace or ""):
-        path = os.path.abspath(file)
-        if not path.startswith(_TORCH_DIR) and \
-                not path.startswith(_CAPTURE_DIR):
-            return (file, int(line))
-    return ("<torch.fx>", 0)
+# How many input shapes a step records (a short last minibatch, another
+# rollout size): each is its own recording over the shared weights.
+MAX_SHAPES = 4
 
 
-def _where(loc):
-    return "%s:%d" % loc
+def _shape_key(arrays):
+    return tuple(sorted((n, tuple(a.shape), a.dtype.name)
+                        for n, a in arrays.items()))
 
 
-def _name_of(target):
-    if isinstance(target, str):
-        return target
-    module = getattr(target, "__module__", None) or ""
-    name = getattr(target, "__name__", repr(target))
-    if module in ("_operator", "operator"):
-        return "operator." + name
-    if module.startswith("torch"):
-        return "%s.%s" % ("torch.nn.functional"
-                          if module == "torch.nn.functional" else "torch",
-                          name)
-    return "%s.%s" % (module, name) if module else name
+def _describe(specs):
+    """'obs: [64, 4], act: [64]' of arrays or of a signature's specs."""
+    return ", ".join("%s: %s" % (n, list(v[0] if isinstance(v, tuple)
+                                         else v.shape))
+                     for n, v in sorted(specs.items()))
 
 
-class _Ops:
-    """The capture ops, each located at one node's user line."""
-
-    def __init__(self, loc):
-        self.loc = loc
-
-    def __getattr__(self, name):
-        op = getattr(capture, name)
-        loc = self.loc
-        return lambda *a, **k: op(*a, loc=loc, **k)
-
-
-class _Graph:
-    """A torch.fx graph replayed as Capture tracer ops."""
-
-    def __init__(self, root, graph, prefix, weights, what):
-        self.what = what
-        self.root = root
-        self.graph = graph
-        self.prefix = prefix
-        self.weights = weights
-        self.inputs = [n.target for n in graph.nodes if n.op == "placeholder"]
-
-    def _weight(self, qualified, loc):
-        name = qualified[len(self.prefix):] \
-            if qualified.startswith(self.prefix) else qualified
-        if name not in self.weights:
-            raise Unsupported(
-                "'%s' is a tensor attribute that is not a parameter or "
-                "float buffer of the model (a constant made inside "
-                "forward?); make it a buffer or an input" % name)
-        return self.weights[name]
-
-    def run(self, inputs):
-        missing = [n for n in self.inputs if n not in inputs]
-        extra = [n for n in inputs if n not in self.inputs]
-        if missing or extra:
-            raise capture.Error("%s takes the inputs %s; missing %s, "
-                                "unexpected %s"
-                                % (self.what, self.inputs, missing, extra))
-        env = {}
-
-        def value(a):
-            return torch.fx.node.map_arg(a, lambda n: env[n])
-
-        for node in self.graph.nodes:
-            loc = _user_frame(node)
-            c = _Ops(loc)
-            try:
-                if node.op == "placeholder":
-                    env[node] = inputs[node.target]
-                elif node.op == "get_attr":
-                    env[node] = self._weight(node.target, loc)
-                elif node.op == "output":
-                    return self._outputs(value(node.args[0]), loc)
-                else:
-                    env[node] = self._call(node, c, value(node.args),
-                                           value(node.kwargs), loc)
-            except Unsupported as e:
-                raise Unsupported("%s: %s (node '%s')"
-                                  % (_where(loc), e, node.name)) from None
-            except (TypeError, ValueError, IndexError) as e:
-                raise capture.Error("%s: %s: %s (node '%s')"
-                                    % (_where(loc), _name_of(node.target),
-                                       e, node.name)) from None
-        raise capture.Error("the traced graph has no output")
-
-    def _call(self, node, c, args, kwargs, loc):
-        if node.op == "call_module":
-            module = self.root.get_submodule(node.target)
-            return _module_call(
-                c, module,
-                lambda p: self._weight(node.target + "." + p, loc),
-                args, kwargs)
-        if node.op == "call_method":
-            fn = _METHODS.get(node.target)
-            if fn is None:
-                _no("the tensor method .%s()" % node.target)
-            return fn(c, *args, **kwargs)
-        fn = _FUNCTIONS.get(node.target)
-        if fn is None:
-            _no("the op %s" % _name_of(node.target),
-                "see capture.fx's supported ops in docs/python.md")
-        return fn(c, *args, **kwargs)
-
-    @staticmethod
-    def _outputs(result, loc):
-        if _is_value(result):
-            return {"output": result}
-        if isinstance(result, dict):
-            return dict(result)
-        if isinstance(result, (tuple, list)):
-            return {"output%d" % i: r for i, r in enumerate(result)}
-        raise capture.Error("%s: the traced function returned %s; expected "
-                            "a tensor, a tuple or a dict of tensors"
-                            % (_where(loc), type(result).__name__))
+def _loss_outputs(out):
+    """The traced loss's outputs as a step's: the loss first."""
+    if "output" in out and len(out) == 1:
+        return {"loss": out["output"]}
+    if "loss" not in out:
+        raise capture.Error("loss_fn returned %s; expected the loss, or a "
+                            "dict with 'loss' first" % list(out))
+    return dict([("loss", out["loss"])] +
+                [(k, v) for k, v in out.items() if k != "loss"])
 
 
-def _trace(root, what):
-    tracer = torch.fx.Tracer()
-    tracer.record_stack_traces = True
-    try:
-        return tracer.trace(root)
-    except Exception as e:  # fx's own errors: control flow on values, ...
-        raise capture.Error("torch.fx could not trace %s: %s: %s"
-                            % (what, type(e).__name__, e)) from None
+class _Shaped:
+    """The step at one set of input shapes."""
 
-
-def _loss_root(model, loss_fn, names):
-    """An nn.Module whose forward(self, <names>) is loss_fn(model, ...), so
-    that fx sees the model's submodules and parameters under 'model.'."""
-    for n in names:
-        if not n.isidentifier():
-            raise capture.Error("loss_fn parameter %r is not an identifier"
-                                % n)
-    args = ", ".join(names)
-    scope = {}
-    exec("def forward(self, %s):\n    return self._loss_fn(self.model, %s)\n"
-         % (args, args), scope)
-    root = type("CaptureLoss", (torch.nn.Module,),
-                {"forward": scope["forward"]})()
-    root.model = model
-    root._loss_fn = loss_fn
-    return root
+    def __init__(self, signature, outputs, step):
+        self.signature = signature  # names, shapes and dtypes
+        self.outputs = outputs  # the traced function (inputs -> outputs)
+        self.step = step  # the CapturedStep
 
 
 def _class_location(model):
@@ -204,39 +86,30 @@ def _class_location(model):
         return ("<%s>" % type(model).__name__, 0)
 
 
-def _as_array(name, value, dtype=None):
-    """A call's input as the numpy array the runtime takes: torch tensors
-    are read as they are; int64 indices become int32 when every value fits,
-    and are refused otherwise (never wrapped)."""
-    if isinstance(value, torch.Tensor):
-        value = value.detach().cpu().numpy()
-    a = np.asarray(value)
-    if a.dtype == np.int64:
-        if a.size and (a.min() < np.iinfo(np.int32).min or
-                       a.max() > np.iinfo(np.int32).max):
-            raise capture.Error("input '%s': int64 values outside int32's "
-                                "range; Capture's indices are int32" % name)
-        a = a.astype(np.int32)
-    if dtype is not None and a.dtype != dtype:
-        raise capture.Error("input '%s': dtype %s, expected %s"
-                            % (name, a.dtype, dtype))
-    return a
-
-
-def _adamw_settings(optimizer, params, lr, betas, eps, weight_decay):
+def _optimizer_settings(optimizer, params, lr, betas, eps, weight_decay):
+    """AdamW's hyperparameters from `optimizer`: torch.optim.AdamW, or
+    torch.optim.Adam without weight decay (the same update: PyTorch's Adam
+    and AdamW differ only in how they decay)."""
     if optimizer is None:
         return lr, tuple(betas), eps, weight_decay
-    if not isinstance(optimizer, torch.optim.AdamW):
-        raise capture.Error("optimizer: expected torch.optim.AdamW, got %s"
-                            % type(optimizer).__name__)
+    kind = type(optimizer)
+    if kind not in (torch.optim.AdamW, torch.optim.Adam):
+        raise Unsupported("optimizer: %s is not supported; torch.optim.Adam "
+                          "and AdamW are" % kind.__name__)
     if len(optimizer.param_groups) != 1:
         raise Unsupported("optimizer: %d parameter groups; Capture's step "
-                          "has one AdamW over every trainable parameter"
+                          "has one optimizer over every trainable parameter"
                           % len(optimizer.param_groups))
     g = optimizer.param_groups[0]
-    for key, default in (("amsgrad", False), ("maximize", False)):
+    for key, default in (("amsgrad", False), ("maximize", False),
+                         ("capturable", False), ("differentiable", False)):
         if g.get(key, default) != default:
-            raise Unsupported("optimizer: AdamW with %s=%r" % (key, g[key]))
+            raise Unsupported("optimizer: %s with %s=%r"
+                              % (kind.__name__, key, g[key]))
+    if kind is torch.optim.Adam and g["weight_decay"] != 0:
+        raise Unsupported("optimizer: Adam with weight_decay=%r (an L2 term "
+                          "added to the gradient) is not supported; use "
+                          "AdamW or weight_decay=0" % g["weight_decay"])
     ids = {id(p) for p in g["params"]}
     trainable = {id(p) for _, p in params if p.requires_grad}
     if ids != trainable:
@@ -251,59 +124,150 @@ class Imported:
     """A PyTorch model imported into Capture: a training step (when a loss
     was given) and the model's forward, over one set of weights."""
 
-    def __init__(self, model, loss_fn, example_inputs, adamw, max_grad_norm,
-                 device, target):
+    def __init__(self, model, loss_fn, example_inputs, optimizer, adamw,
+                 max_grad_norm, device, target):
         self.names = [n for n, _ in model.named_parameters()]
         self.params = capture.Params(device)
-        values, self._weights = {}, {}
-        where = _class_location(model)
+        self._weights = {}  # name -> capture.Weight, once declared
+        self._constants = {}  # id(tensor) -> its weight's name
+        self._pending = []  # (name, tensor): constants to declare
+        self._where = _class_location(model)
         tensors = [(n, p, p.requires_grad)
                    for n, p in model.named_parameters()]
         tensors += [(n, b, False) for n, b in model.named_buffers()
                     if b.dtype == torch.float32]
-        for name, t, trainable in tensors:
+        for name, t, _ in tensors:
             if t.dtype != torch.float32:
                 raise Unsupported("parameter '%s' is %s; Capture trains "
                                   "float32 weights" % (name, t.dtype))
-            self._weights[name] = self.params.weight(
-                name, list(t.shape), trainable=trainable, loc=where)
-            values[name] = t.detach().cpu().numpy()
-        self.params.set_values(values)
+        self._requires_grad = {n: r for n, _, r in tensors}
+        self._sync = ModuleSync(model, self.params,
+                                [n for n, _, _ in tensors])
         self._model = model
+        self._optimizer = optimizer
         self._target = target
-        self._forward = None  # traced at the first forward()
-        self._step = None
+        self._forwards = {}  # input shapes -> the forward, traced
+        self._steps = {}  # input shapes -> _Shaped
+        self._first = self._active = None
+        self._why = ""
         if loss_fn is not None:
-            names = list(inspect.signature(loss_fn).parameters)[1:]
-            missing = [n for n in names if n not in example_inputs]
-            extra = [n for n in example_inputs if n not in names]
-            if missing or extra:
-                raise capture.Error(
-                    "example_inputs: loss_fn takes %s; missing %s, "
-                    "unexpected %s" % (names, missing, extra))
-            self.inputs = names
-            root = _loss_root(model, loss_fn, names)
-            graph = _Graph(root, _trace(root, "the loss"), "model.",
-                           self._weights, "the loss")
-            self._loss_graph = graph
-            self._examples = {n: _as_array(n, example_inputs[n])
-                              for n in names}
-            lr, betas, eps, wd = adamw
-            self._adamw = dict(lr=lr, betas=betas, eps=eps, weight_decay=wd,
-                               max_grad_norm=max_grad_norm)
-            self._step = capture.capture_step(
-                self._loss_outputs, self.params, lr=lr, betas=betas, eps=eps,
-                weight_decay=wd, max_grad_norm=max_grad_norm, target=target)
+            self._import_loss(loss_fn, example_inputs, adamw, max_grad_norm)
+        else:
+            self._declare(None)
 
-    def _loss_outputs(self, inputs):
-        out = self._loss_graph.run(inputs)
-        if "output" in out and len(out) == 1:
-            return {"loss": out["output"]}
-        if "loss" not in out:
-            raise capture.Error("loss_fn returned %s; expected the loss, or "
-                                "a dict with 'loss' first" % list(out))
-        return dict([("loss", out["loss"])] +
-                    [(k, v) for k, v in out.items() if k != "loss"])
+    def _declare(self, reached):
+        """Declares the weights: the module's (trainable where they require
+        grad and, given `reached`, the loss reaches them: PyTorch's
+        optimizer skips a parameter left without a gradient, so Capture
+        must not train, decay or count it), then the constants."""
+        values = {}
+        for name, t in self._sync.tensors.items():
+            trainable = self._requires_grad[name] and (
+                reached is None or name in reached)
+            self._weights[name] = self.params.weight(
+                name, list(t.shape), trainable=trainable, loc=self._where)
+            values[name] = t.detach().cpu().numpy().copy()
+        for name, t in self._pending:
+            self._weights[name] = self.params.weight(
+                name, list(t.shape), trainable=False, loc=self._where)
+            values[name] = t.detach().cpu().numpy().copy()
+        self._pending = None
+        self.params.set_values(values)
+
+    def _import_loss(self, loss_fn, example_inputs, adamw, max_grad_norm):
+        sig = inspect.signature(loss_fn)
+        names = list(sig.parameters)[1:]
+        required = [n for n in names
+                    if sig.parameters[n].default is inspect.Parameter.empty]
+        for n in example_inputs:
+            if n not in names:
+                raise capture.Error("example_inputs: loss_fn has no parameter "
+                                    "'%s'%s; it takes %s"
+                                    % (n, _suggest(n, names), names))
+        missing = [n for n in required if n not in example_inputs]
+        if missing:
+            raise capture.Error("example_inputs: loss_fn takes %s; missing %s"
+                                " (parameters with defaults are constants "
+                                "unless given)" % (names, missing))
+        self.inputs = [n for n in names if n in example_inputs]
+        self._loss_fn = loss_fn
+        arrays = {n: _as_array(n, example_inputs[n]) for n in self.inputs}
+        self._examples = arrays
+        lr, betas, eps, wd = adamw
+        self._adamw = dict(lr=lr, betas=betas, eps=eps, weight_decay=wd,
+                           max_grad_norm=max_grad_norm)
+        self._lr = lr
+        self._first = self._shaped(arrays)
+        self._steps[_shape_key(arrays)] = self._first
+        self._active = self._first
+
+    def _shaped(self, arrays):
+        """The step at these inputs' shapes, traced and (at its first call)
+        recorded. Every translation runs once here, so that what the
+        importer cannot take is refused now, not at the first step."""
+        signature = _Signature("step", arrays)
+        graph = self._graph(
+            lambda model, **ins: self._loss_fn(model, **ins), signature,
+            arrays, "the loss")
+        if self._pending is not None:
+            self._declare(graph.reached("loss"))
+
+        def outputs(inputs):
+            return _loss_outputs(graph.run(signature.wrap(inputs)))
+
+        t = capture.Tracer(self.params)
+        t.train_step("check", {n: (list(a.shape), a.dtype.name)
+                               for n, a in signature.runtime(arrays).items()},
+                     outputs, **self._adamw)
+        a = self._adamw
+        step = capture.capture_step(
+            outputs, self.params, lr=self._lr, betas=a["betas"],
+            eps=a["eps"], weight_decay=a["weight_decay"],
+            max_grad_norm=a["max_grad_norm"], target=self._target)
+        return _Shaped(signature, outputs, step)
+
+    def _graph(self, fn, signature, arrays, what):
+        """`fn(model, **inputs)` traced with the weights as placeholders."""
+        model, held = self._model, self._sync.tensors
+        weights = list(held)
+        k = len(weights)
+        inputs = list(signature.specs)
+
+        def call(*args):
+            with _reparametrize_module(model, dict(zip(weights, args[:k]))):
+                return fn(model, **dict(zip(inputs, args[k:])))
+
+        # The example's weights are copies: tracing reads only their shapes
+        # (and must not sync the module, whose dicts hold the trace's).
+        examples = [held[n].detach().clone().requires_grad_(
+            self._requires_grad[n]) for n in weights] + \
+            signature.tensors(arrays)
+        with self._sync.quiet():
+            gm = _trace(call, examples, what)
+        for node in gm.graph.nodes:  # tensor constants: read-only weights
+            if node.op == "get_attr":
+                value = getattr(gm, node.target)
+                if isinstance(value, torch.nn.Parameter):
+                    continue  # another module's: refused where it is read
+                if value.dtype != torch.float32:
+                    raise Unsupported(
+                        "%s: a %s tensor constant; constants are float32"
+                        % (_where(node.meta.get("loc", _NO_LOC)),
+                           value.dtype))
+                if id(value) not in self._constants:
+                    if self._pending is None:
+                        raise Unsupported(
+                            "%s: a tensor constant the loss does not read; "
+                            "pass it as an input"
+                            % _where(node.meta.get("loc", _NO_LOC)))
+                    name = "_constant%d" % len(self._constants)
+                    self._constants[id(value)] = name
+                    self._pending.append((name, value))
+        graph = _Graph(gm, weights, inputs, self._requires_grad,
+                       self._weights, self._constants, what)
+        graph.check()
+        signature.cast(set(graph.casts.values()))
+        return graph
 
     @staticmethod
     def _arrays(inputs, kwargs):
@@ -314,37 +278,122 @@ class Imported:
     def step(self, inputs=None, **kwargs):
         """One training step on a batch (numpy arrays or torch tensors, by
         the loss function's parameter names): the forward and backward
-        pass, the clipping and AdamW in one submission. Returns the outputs
-        (loss, grad_norm and any others loss_fn returned) as numpy."""
-        return self._require_step()(self._arrays(inputs, kwargs))
+        pass, the clipping and the optimizer's update in one submission.
+        Returns the outputs (loss, grad_norm and any others loss_fn
+        returned) as numpy. The optimizer's learning rate is read at every
+        step (an lr schedule or param_groups[0]["lr"] = ... takes effect)."""
+        self._require_step()
+        arrays = self._arrays(inputs, kwargs)
+        self._first.signature.check_names(arrays)
+        self._sync.before("step")
+        shaped = self._for_shapes(arrays)
+        arrays = shaped.signature.runtime(arrays)
+        self._follow_optimizer()
+        out = shaped.step(arrays)
+        self._sync.trained()
+        return out
+
+    def _for_shapes(self, arrays):
+        """The step recorded at these shapes, made the active one: the
+        optimizer state (moments and t) moves to it from the one before,
+        the weights are shared already."""
+        key = _shape_key(arrays)
+        shaped = self._steps.get(key)
+        if shaped is None:
+            if len(self._steps) >= MAX_SHAPES:
+                raise capture.Error(
+                    "step: input shapes %s would be the step's %dth "
+                    "recording; the limit is %d (capture.fx.MAX_SHAPES): "
+                    "pad the batch to a recorded shape"
+                    % (_describe(arrays), len(self._steps) + 1, MAX_SHAPES))
+            shaped = self._shaped(arrays)
+            self._steps[key] = shaped
+            self._why = "new input shapes %s; recorded: %s" % (
+                _describe(arrays), "; ".join(
+                    _describe(s.signature.specs) for s in self._steps.values()
+                    if s is not shaped))
+        if shaped is not self._active:
+            old = self._active.step
+            state = old.optimizer_state()
+            shaped.step.restore_optimizer(state["m"], state["v"],
+                                          int(state["step"]))
+            shaped.step.set_learning_rate(self._lr)
+            shaped.step.set_max_grad_norm(
+                old.train_state()["max_grad_norm"])
+            self._active = shaped
+        return shaped
+
+    def _follow_optimizer(self):
+        opt = self._optimizer
+        if opt is None:
+            return
+        if len(opt.param_groups) != 1:
+            raise capture.Error("optimizer: it now has %d parameter groups; "
+                                "import again" % len(opt.param_groups))
+        g = opt.param_groups[0]
+        a = self._adamw
+        for key, now in (("betas", tuple(g["betas"])), ("eps", g["eps"]),
+                         ("weight_decay", g["weight_decay"])):
+            if now != a[key]:
+                raise capture.Error(
+                    "optimizer: %s changed from %r to %r after import; only "
+                    "lr follows the optimizer (import again)"
+                    % (key, a[key], now))
+        lr = float(g["lr"])
+        if lr != self._lr:
+            self.set_learning_rate(lr)
 
     def forward(self, inputs=None, **kwargs):
-        """The model's forward on the current (trained) weights, recorded
-        once per input shape."""
-        return self._forward_callable()(self._arrays(inputs, kwargs))
+        """The model's forward on the current (trained) weights, traced and
+        recorded once per input shape."""
+        arrays = self._arrays(inputs, kwargs)
+        self._sync.before("forward")
+        signature, _, forward = self._forward_for(arrays)
+        return forward(signature.runtime(arrays))
 
-    def _forward_callable(self):
-        if self._forward is None:
-            if type(self._model).forward is torch.nn.Module.forward:
-                raise capture.Error("the model defines no forward()")
-            self._forward_graph = _Graph(
-                self._model, _trace(self._model, "the model's forward"), "",
-                self._weights, "the model's forward")
-            self._forward = capture.capture(self._forward_graph.run,
-                                            self.params, target=self._target)
-        return self._forward
+    def _forward_for(self, arrays):
+        """(signature, graph, captured) of the forward at these shapes: one
+        capture each (int inputs are flattened, so shapes are told apart
+        here, not by the capture's own signature)."""
+        key = tuple(sorted((n, a.shape, a.dtype.name)
+                           for n, a in arrays.items()))
+        if key not in self._forwards:
+            signature, graph = self._import_forward(arrays)
+            forward = capture.capture(
+                lambda inputs: graph.run(signature.wrap(inputs)),
+                self.params, target=self._target)
+            self._forwards[key] = (signature, graph, forward)
+        return self._forwards[key]
+
+    def _import_forward(self, arrays):
+        if type(self._model).forward is torch.nn.Module.forward:
+            raise capture.Error("the model defines no forward()")
+        params = inspect.signature(self._model.forward).parameters
+        names = [n for n, p in params.items()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for n in arrays:
+            if n not in names:
+                raise capture.Error("the model's forward takes %s; "
+                                    "unexpected input '%s'%s"
+                                    % (names, n, _suggest(n, names)))
+        names = [n for n in names if n in arrays]
+        signature = _Signature("forward", {n: arrays[n] for n in names})
+        graph = self._graph(lambda model, **ins: model(**ins), signature,
+                            arrays, "the model's forward")
+        return signature, graph
 
     def set_learning_rate(self, lr):
         """The learning rate of the next steps (never re-records)."""
-        self._step.set_learning_rate(lr)
+        self._require_step().set_learning_rate(lr)
+        self._lr = lr
 
     def set_max_grad_norm(self, max_grad_norm):
         """The clip limit of the next steps (never re-records)."""
-        self._step.set_max_grad_norm(max_grad_norm)
+        self._require_step().set_max_grad_norm(max_grad_norm)
 
     def train_state(self):
         """The step counter and the hyperparameters of the next step."""
-        return self._step.train_state()
+        return self._require_step().train_state()
 
     def optimizer_state(self):
         """AdamW's state, bit for bit: {'m', 'v', 'step'}. With
@@ -374,6 +423,7 @@ class Imported:
         s = optimizer_state
         step.restore_optimizer(s["m"], s["v"], int(s["step"]))
         self.params.set_values(weights)
+        self._sync.trained()
 
     def state_dict(self):
         """The current weights by PyTorch's names, as numpy arrays."""
@@ -390,16 +440,19 @@ class Imported:
         """The module as `.mlir` text for capture-aot: entry 'train' (at the
         example inputs' shapes) and, given {name: array}, 'forward'."""
         t = capture.Tracer(self.params)
-        if self._step is not None:
+        if self._first is not None:
+            first = self._first
             t.train_step("train", {n: (list(a.shape), a.dtype.name)
-                                   for n, a in self._examples.items()},
-                         self._loss_outputs, **self._adamw)
+                                   for n, a in first.signature.runtime(
+                                       self._examples).items()},
+                         first.outputs, **self._adamw)
         if forward_inputs is not None:
-            self._forward_callable()
             arrays = self._arrays(forward_inputs, {})
+            signature, graph, _ = self._forward_for(arrays)
+            runtime = signature.runtime(arrays)
             t.forward("forward", {n: (list(a.shape), a.dtype.name)
-                                  for n, a in arrays.items()},
-                      self._forward_graph.run)
+                                  for n, a in runtime.items()},
+                      lambda inputs: graph.run(signature.wrap(inputs)))
         return t.to_mlir()
 
     def census(self):
@@ -410,18 +463,34 @@ class Imported:
     def profile(self, inputs=None, **kwargs):
         """One training step, profiled: the outputs and 'profile' (host
         stages and device times). It trains like step()."""
-        return self._require_step().profile(self._arrays(inputs, kwargs))
+        self._require_step()
+        arrays = self._arrays(inputs, kwargs)
+        self._first.signature.check_names(arrays)
+        self._sync.before("step")
+        shaped = self._for_shapes(arrays)
+        self._follow_optimizer()
+        out = shaped.step.profile(shaped.signature.runtime(arrays))
+        self._sync.trained()
+        return out
 
     def _require_step(self):
-        if self._step is None:
+        """The step that holds the optimizer state now."""
+        if self._active is None:
             raise capture.Error("no training step: import_module was given "
                                 "no loss_fn")
-        return self._step
+        return self._active.step
 
     @property
     def why_recorded(self):
-        """Why the last step traced again ('' when it replayed)."""
-        return self._step.why_recorded if self._step else ""
+        """Why the last step traced again ('' when it replayed): its first
+        recording, or new input shapes (with the shapes recorded before)."""
+        if self._active is None:
+            return ""
+        why = self._active.step.why_recorded
+        if why and self._why:
+            why = self._why
+        self._why = ""
+        return why
 
 
 def import_module(model, loss_fn=None, example_inputs=None, *,
@@ -440,6 +509,7 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
     if loss_fn is not None and example_inputs is None:
         raise capture.Error("loss_fn given without example_inputs")
     params = list(model.named_parameters())
-    adamw = _adamw_settings(optimizer, params, lr, betas, eps, weight_decay)
-    return Imported(model, loss_fn, example_inputs or {}, adamw,
+    adamw = _optimizer_settings(optimizer, params, lr, betas, eps,
+                                weight_decay)
+    return Imported(model, loss_fn, example_inputs or {}, optimizer, adamw,
                     max_grad_norm, device, target)

@@ -1,0 +1,290 @@
+"""capture.fx's tracing: make_fx with each node's grad mode and user line,
+and the ATen graph replayed as Capture tracer ops (the translations are
+_fx_ops.py's)."""
+
+import contextlib
+import operator
+import os
+import traceback
+
+import torch
+import torch.fx.experimental.proxy_tensor as _proxy
+
+import capture
+from capture._fx_ops import (OPS, Ints, LogSoftmax, Refused, Transposed,
+                             Unsupported, _no, aten, is_value)
+
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_CAPTURE_DIR = os.path.dirname(os.path.abspath(capture.__file__)) + os.sep
+_NO_LOC = ("<unknown>", 0)
+
+
+def _user_frame(frames):
+    """(file, line) of the innermost frame of `frames` (a traceback.
+    StackSummary, outermost first) in the user's code: outside torch,
+    capture and Python's own contextlib."""
+    for f in reversed(frames):
+        path = os.path.abspath(f.filename)
+        if path.startswith(_TORCH_DIR) or path.startswith(_CAPTURE_DIR) or \
+                f.filename.startswith("<") or \
+                os.path.basename(path) == "contextlib.py":
+            continue
+        return (f.filename, f.lineno)
+    return _NO_LOC
+
+
+def _where(loc):
+    return "%s:%d" % loc
+
+
+@contextlib.contextmanager
+def _recording():
+    """make_fx, with each node's grad mode and user line in node.meta: the
+    grad mode is what PyTorch's autograd would see (no_grad blocks), which
+    make_fx itself does not record."""
+    create_node = _proxy.PythonKeyTracer.create_node
+
+    def recorded(tracer, *args, **kwargs):
+        node = create_node(tracer, *args, **kwargs)
+        node.meta["grad"] = torch.is_grad_enabled()
+        node.meta["loc"] = _user_frame(traceback.extract_stack())
+        return node
+
+    one_hot = torch.nn.functional.one_hot
+    validate = torch.distributions.Distribution._validate_args
+    # Argument validation reads tensor values (a host read): off while
+    # tracing, as the values are checked by the step itself.
+    torch.distributions.Distribution.set_default_validate_args(False)
+    _proxy.PythonKeyTracer.create_node = recorded
+    torch.nn.functional.one_hot = _one_hot
+    try:
+        yield
+    finally:
+        _proxy.PythonKeyTracer.create_node = create_node
+        torch.nn.functional.one_hot = one_hot
+        torch.distributions.Distribution.set_default_validate_args(validate)
+
+
+def _one_hot(tensor, num_classes=-1):
+    if num_classes < 0:
+        _no("one_hot without num_classes", "the class count is read from "
+            "the data; pass num_classes")
+    return torch.ops.capture.one_hot(tensor, num_classes)
+
+
+def _trace(fn, tensors, what):
+    """`fn(*tensors)` as an ATen graph (make_fx, concrete shapes); PyTorch's
+    own errors (a host read, control flow on values) name the user's line."""
+    try:
+        with _recording():
+            gm = _proxy.make_fx(fn)(*tensors)
+    except (capture.Error, Unsupported):
+        raise
+    except Exception as e:
+        loc = _user_frame(traceback.extract_tb(e.__traceback__))
+        raise capture.Error("%s: could not trace %s: %s: %s"
+                            % (_where(loc), what, type(e).__name__,
+                               str(e).strip().splitlines()[0]
+                               if str(e).strip() else "")) from None
+    gm.graph.eliminate_dead_code()
+    return gm
+
+
+def _name_of(target):
+    name = getattr(target, "__name__", None) or str(target)
+    if isinstance(target, torch._ops.OpOverload):
+        packet = target.overloadpacket.__name__
+        return "torch.%s (aten.%s)" % (packet.strip("_"), name)
+    return name
+
+
+class _Ops:
+    """The capture ops, each located at one node's user line."""
+
+    def __init__(self, loc):
+        self.loc = loc if loc != _NO_LOC else None
+
+    def __getattr__(self, name):
+        op = getattr(capture, name)
+        if self.loc is None:
+            return op
+        loc = self.loc
+        return lambda *a, **k: op(*a, loc=loc, **k)
+
+
+def _is_operand(node, user):
+    """Whether `node` is only a matmul operand in `user`."""
+    if user.target is aten.mm.default:
+        return node not in user.kwargs.values()
+    if user.target is aten.addmm.default:
+        return node is not user.args[0] and node not in user.kwargs.values()
+    return False
+
+
+class _Graph:
+    """An ATen graph (make_fx) replayed as Capture tracer ops. Its
+    placeholders are the weights (by name) and then the inputs."""
+
+    def __init__(self, gm, weight_names, input_names, trainable, weights,
+                 constants, what):
+        self.gm = gm
+        self.what = what
+        self.weights = weights
+        self.constants = constants
+        self.inputs = list(input_names)
+        nodes = list(gm.graph.nodes)
+        placeholders = [n for n in nodes if n.op == "placeholder"]
+        names = list(weight_names) + list(input_names)
+        assert len(placeholders) == len(names)
+        self.slots = dict(zip(placeholders, names))
+        # Where PyTorch's autograd would carry a gradient: from a trainable
+        # weight, through ops run with grad enabled, never through detach.
+        self.live = {}
+        for n in nodes:
+            if n.op == "placeholder":
+                self.live[n] = trainable.get(self.slots[n], False)
+            elif n.op == "call_function":
+                self.live[n] = n.meta.get("grad", True) and \
+                    n.target is not aten.detach.default and \
+                    any(self.live.get(a, False) for a in n.all_input_nodes)
+            else:
+                self.live[n] = False
+        self.folded = {n for n in nodes if n.target is aten.t.default and
+                       n.users and all(_is_operand(n, u) for u in n.users)}
+        # x.long() of a float input: made on the host, as the int input
+        # 'x.long' (Capture computes nothing on integers).
+        self.casts = {n: self.slots[n.args[0]] + ".long" for n in nodes
+                      if n.target is aten._to_copy.default and
+                      n.args[0].op == "placeholder" and
+                      self.slots[n.args[0]] in self.inputs and
+                      n.kwargs.get("dtype") in (torch.int64, torch.int32)}
+
+    def reached(self, output):
+        """The weights a gradient of `output` (the loss) reaches: those with
+        a path to it through nodes that carry a gradient."""
+        out = [n for n in self.gm.graph.nodes if n.op == "output"][0]
+        result = out.args[0]
+        if isinstance(result, dict):
+            result = result.get(output)
+        elif isinstance(result, (tuple, list)):
+            result = result[0] if len(result) == 1 else None
+        if not isinstance(result, torch.fx.Node):
+            return set()
+        seen, stack = set(), [result]
+        while stack:
+            node = stack.pop()
+            if node in seen or not self.live.get(node, False):
+                continue
+            seen.add(node)
+            stack.extend(node.all_input_nodes)
+        return {self.slots[n] for n in seen if n.op == "placeholder"}
+
+    def check(self):
+        """Refuses an op with no translation, before anything records."""
+        for n in self.gm.graph.nodes:
+            if n.op == "call_function" and n.target not in OPS and \
+                    n.target not in (operator.getitem, aten.detach.default):
+                loc = n.meta.get("loc", _NO_LOC)
+                raise Unsupported("%s: %s is not supported; see capture.fx's "
+                                  "translated ops in docs/python.md"
+                                  % (_where(loc), _name_of(n.target)))
+
+    def run(self, inputs):
+        env = {}
+        self.cast_inputs = {n: v for n, v in inputs.items()
+                            if n in self.casts.values()}
+
+        def value(a):
+            return torch.fx.node.map_arg(a, lambda n: env[n])
+
+        for node in self.gm.graph.nodes:
+            loc = node.meta.get("loc", _NO_LOC)
+            try:
+                if node.op == "placeholder":
+                    env[node] = self._slot(self.slots[node], inputs)
+                elif node.op == "get_attr":
+                    env[node] = self._constant(node, loc)
+                elif node.op == "output":
+                    return self._outputs(value(node.args[0]), loc)
+                else:
+                    env[node] = self._call(node, _Ops(loc), value(node.args),
+                                           value(node.kwargs), env)
+            except Unsupported as e:
+                raise Unsupported("%s: %s (in %s)"
+                                  % (_where(loc), e, self.what)) from None
+            except (TypeError, ValueError, IndexError) as e:
+                raise capture.Error("%s: %s: %s (in %s)"
+                                    % (_where(loc), _name_of(node.target), e,
+                                       self.what)) from None
+        raise capture.Error("the traced graph has no output")
+
+    def _slot(self, name, inputs):
+        if name in self.weights:
+            return self.weights[name]
+        return inputs[name]
+
+    def _constant(self, node, loc):
+        held = getattr(self.gm, node.target)
+        key = id(held)
+        if key not in self.constants:
+            raise Unsupported(
+                "%s reads a tensor of shape %s that is neither a parameter "
+                "nor a buffer of the model nor an input (another module's "
+                "parameter, or a tensor made outside); make it a parameter "
+                "or buffer of the model, or pass it as an input"
+                % (self.what, list(held.shape)))
+        return self.weights[self.constants[key]]
+
+    def _call(self, node, c, args, kwargs, env):
+        target = node.target
+        if target is operator.getitem:
+            return args[0][args[1]]
+        if node in self.folded:
+            return Transposed(args[0])
+        if node in self.casts and self.casts[node] in self.cast_inputs:
+            return self.cast_inputs[self.casts[node]]
+        live_in = any(self.live.get(a, False) for a in node.all_input_nodes)
+        if target is aten.detach.default:
+            x = args[0]
+            return c.stop_gradient(x) if live_in and is_value(x) else x
+        fn = OPS.get(target)
+        if fn is None:
+            _no(_name_of(target), "see capture.fx's translated ops in "
+                "docs/python.md")
+        if target is aten.nll_loss_forward.default:
+            src = node.args[0]
+            if src.target is aten._log_softmax.default and \
+                    len(args[0].shape) == 2 and src.args[1] in (1, -1):
+                args = (LogSoftmax(env[src.args[0]], args[0]),) + \
+                    tuple(args[1:])
+        out = fn(c, *args, **kwargs)
+        if live_in and not self.live[node]:  # no_grad: a gradient stops
+            out = _stop(c, out)
+        return out
+
+    @staticmethod
+    def _outputs(result, loc):
+        def final(v):
+            if isinstance(v, Refused):
+                raise Unsupported(v.why)
+            if isinstance(v, Ints):
+                _no("returning an integer tensor")
+            return v
+
+        if is_value(result) or isinstance(result, (Ints, Refused)):
+            return {"output": final(result)}
+        if isinstance(result, dict):
+            return {k: final(v) for k, v in result.items()}
+        if isinstance(result, (tuple, list)):
+            return {"output%d" % i: final(r) for i, r in enumerate(result)}
+        raise capture.Error("%s: the traced function returned %s; expected "
+                            "a tensor, a tuple or a dict of tensors"
+                            % (_where(loc), type(result).__name__))
+
+
+def _stop(c, out):
+    if is_value(out):
+        return c.stop_gradient(out)
+    if isinstance(out, tuple):
+        return tuple(_stop(c, o) for o in out)
+    return out

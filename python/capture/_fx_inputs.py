@@ -1,0 +1,123 @@
+"""capture.fx's inputs: a call's arrays as the runtime takes them, and the
+signature of a step or forward as imported, which gives each mistake its
+own message."""
+
+import difflib
+
+import numpy as np
+import torch
+
+import capture
+from capture._fx_ops import Ints
+
+
+def _as_array(name, value):
+    """A call's input as the numpy array the runtime takes: torch tensors
+    are read as they are; int64 indices become int32 when every value fits,
+    and are refused otherwise (never wrapped); float64 and bool are refused
+    (a narrowing or a cast would change what the user's code computes)."""
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    a = np.asarray(value)
+    if a.dtype == np.int64:
+        if a.size and (a.min() < np.iinfo(np.int32).min or
+                       a.max() > np.iinfo(np.int32).max):
+            raise capture.Error("input '%s': int64 values outside int32's "
+                                "range; Capture's indices are int32" % name)
+        a = a.astype(np.int32)
+    if a.dtype not in (np.float32, np.int32):
+        raise capture.Error("input '%s': dtype %s; expected float32 or an "
+                            "integer index type (int32, int64)%s"
+                            % (name, a.dtype, "; convert it with "
+                               ".astype(np.float32) if the values may round"
+                               if a.dtype == np.float64 else ""))
+    return a
+
+
+def _long(name, a):
+    """PyTorch's .long() of a float input, on the host: truncation toward
+    zero, refused where it would not fit (PyTorch's result is undefined)."""
+    # A NaN fails both comparisons; the cast truncates toward zero.
+    if a.size and not (a.min() > -2.0 ** 31 - 1 and a.max() < 2.0 ** 31):
+        raise capture.Error("input '%s': .long() of values that are not "
+                            "finite or outside int32's range" % name)
+    return a.astype(np.int32)
+
+
+def _suggest(name, names):
+    close = difflib.get_close_matches(name, names, n=1)
+    return "; did you mean '%s'?" % close[0] if close else ""
+
+
+class _Signature:
+    """The inputs of a step or forward as imported: names, shapes and
+    dtypes of the example. A call's mistakes each get their own message."""
+
+    def __init__(self, what, arrays):
+        self.what = what
+        self.specs = {n: (list(a.shape), a.dtype) for n, a in arrays.items()}
+        self.casts = {}  # 'x.long' -> 'x': a float input's int64 cast
+
+    def cast(self, names):
+        """Adds the host-made int casts of these float inputs."""
+        for name in names:
+            source = name[:-len(".long")]
+            if self.specs[source][1] == np.float32:
+                self.casts[name] = source
+
+    def check_names(self, arrays):
+        """A call's names and dtypes against the import's: shapes may
+        differ (another recording)."""
+        names = list(self.specs)
+        for n in arrays:
+            if n not in self.specs:
+                raise capture.Error("%s: unexpected input '%s'%s; it takes %s"
+                                    % (self.what, n, _suggest(n, names),
+                                       names))
+        missing = [n for n in names if n not in arrays]
+        if missing:
+            raise capture.Error("%s: missing input%s %s; it takes %s"
+                                % (self.what, "s" if len(missing) > 1 else "",
+                                   ", ".join("'%s'" % n for n in missing),
+                                   names))
+        for n, a in arrays.items():
+            shape, dtype = self.specs[n]
+            if a.dtype != dtype:
+                raise capture.Error("%s: input '%s' is %s, expected %s (as "
+                                    "imported)" % (self.what, n, a.dtype,
+                                                   dtype))
+            if a.ndim != len(shape):
+                raise capture.Error(
+                    "%s: input '%s' has shape %s, but it was imported with "
+                    "rank %d (%s)" % (self.what, n, list(a.shape), len(shape),
+                                      shape))
+
+    def runtime(self, arrays):
+        """`arrays`, of exactly this signature's names, dtypes and shapes
+        (the caller found it by them), for the runtime: int inputs
+        flattened (the step declares them 1-D; see _fx_ops.Ints) and the
+        host-made casts added."""
+        out = {}
+        for n, a in arrays.items():
+            out[n] = a.reshape(-1) if a.dtype == np.int32 else a
+        for name, source in self.casts.items():
+            out[name] = _long(source, arrays[source]).reshape(-1)
+        return out
+
+    def tensors(self, arrays):
+        """The example as torch tensors for tracing: indices as int64, the
+        dtype PyTorch code indexes with."""
+        return [torch.from_numpy(np.array(arrays[n], dtype=np.int64)
+                                 if arrays[n].dtype == np.int32
+                                 else np.array(arrays[n]))
+                for n in self.specs]
+
+    def wrap(self, inputs):
+        """The tracer's inputs as the graph's values: int inputs as Ints."""
+        out = {}
+        for n, t in inputs.items():
+            shape, dtype = self.specs[self.casts.get(n, n)]
+            dtype = np.int32 if n in self.casts else dtype
+            out[n] = Ints(t, np.arange(int(np.prod(shape))).reshape(shape)) \
+                if dtype == np.int32 else t
+        return out

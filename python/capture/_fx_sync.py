@@ -1,0 +1,160 @@
+"""The user's nn.Module and an import's captured weights, kept in step.
+
+After a captured step the device holds the trained weights; the module's
+own tensors are behind. Rather than copy every weight back after every
+step (a download and a copy per tensor: ~60 us for a PPO actor-critic,
+much of a replay), the module is brought up to date when something reads
+it. Every read of a parameter or buffer goes through its module's
+`_parameters` / `_buffers` dict (attribute access, a forward,
+`parameters()`, `named_parameters()`, `state_dict()`), so those dicts are
+replaced by `_Watched`, which syncs first. The other way, a change the user
+makes is seen at the next step: an in-place write (`copy_`, an optimizer of
+their own, `load_state_dict`) moves the tensor's version counter, and the
+new values are uploaded; a replaced parameter or submodule (a changed
+architecture) is an error that says to import again.
+
+What cannot be seen: writes through `tensor.data` (PyTorch gives `.data` a
+version counter of its own) and references to the tensors taken before the
+import and read without going through the module. docs/python.md says so.
+"""
+
+import contextlib
+
+import numpy as np
+import torch
+
+import capture
+
+
+class _Watched(dict):
+    """A module's `_parameters` or `_buffers` (or `_modules`): reads sync
+    the module first; writes and deletions mark the architecture changed.
+    `owners` are the imports of the module (a model imported twice)."""
+
+    __slots__ = ("owners",)
+
+    def _read(self):
+        for owner in self.owners:
+            owner.read()
+
+    def __getitem__(self, key):
+        self._read()
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self._read()
+        return dict.get(self, key, default)
+
+    def items(self):
+        self._read()
+        return dict.items(self)
+
+    def values(self):
+        self._read()
+        return dict.values(self)
+
+    def __iter__(self):
+        self._read()
+        return dict.__iter__(self)
+
+    def _written(self, key):
+        for owner in self.owners:
+            owner.written(key)
+
+    def __setitem__(self, key, value):
+        self._written(key)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key):
+        self._written(key)
+        dict.__delitem__(self, key)
+
+    def pop(self, key, *default):
+        self._written(key)
+        return dict.pop(self, key, *default)
+
+
+class ModuleSync:
+    """Keeps `model`'s tensors named in `names` and `params` (a
+    capture.Params holding them by the same names) in step."""
+
+    def __init__(self, model, params, names):
+        self.model = model
+        self.params = params
+        held = dict(model.named_parameters())
+        held.update(model.named_buffers())
+        self.tensors = {n: held[n] for n in names}  # name -> the user's tensor
+        self.versions = {}  # name -> its version when last in step
+        self.behind = False  # the device has values the module lacks
+        self.busy = 0  # inside a sync or a trace: no syncing, no checks
+        self.changed = None  # what replaced a tensor or submodule, if any
+        self._mark()
+        for module in model.modules():
+            for attr in ("_parameters", "_buffers", "_modules"):
+                table = getattr(module, attr)
+                if not isinstance(table, _Watched):
+                    table = _Watched(table)
+                    table.owners = []
+                    object.__setattr__(module, attr, table)
+                table.owners.append(self)
+        self.owners = model._modules.owners  # every import of this model
+
+    def _mark(self):
+        self.versions = {n: t._version for n, t in self.tensors.items()}
+
+    @contextlib.contextmanager
+    def quiet(self):
+        """While tracing: the module's dicts hold the trace's tensors."""
+        self.busy += 1
+        try:
+            yield
+        finally:
+            self.busy -= 1
+
+    def read(self):
+        """A read of the module: the trained values first, if behind."""
+        if not self.behind or self.busy:
+            return
+        with self.quiet():
+            values = self.params.values()
+            with torch.no_grad():
+                for name, t in self.tensors.items():
+                    t.copy_(torch.from_numpy(values[name]))
+            self.behind = False
+            self._mark()
+
+    def written(self, key):
+        if self.busy or self.changed:
+            return
+        self.changed = key
+
+    def trained(self):
+        """After a step or a restore: the module is behind."""
+        self.behind = True
+
+    def before(self, what):
+        """Before a step or a forward: refuses a changed architecture and
+        uploads the values the user changed in place."""
+        if self.changed is not None:
+            raise capture.Error(
+                "%s: the model's '%s' was replaced or removed after "
+                "import_module (a new layer or parameter); the captured step "
+                "would go on training the old one: import the model again"
+                % (what, self.changed))
+        for other in self.owners:  # what another import trained, first
+            if other is not self:
+                other.read()
+        changed = {n for n, t in self.tensors.items()
+                   if t._version != self.versions[n]}
+        if not changed:
+            return
+        if self.behind:
+            raise capture.Error(
+                "%s: the model's %s changed in place while the trained "
+                "values were not yet read back; read the model (any call "
+                "or parameters()) before changing it"
+                % (what, sorted(changed)))
+        self.params.set_values({n: self.tensors[n].detach().cpu().numpy()
+                                .astype(np.float32, copy=True)
+                                for n in sorted(changed)})
+        self._mark()

@@ -1,0 +1,496 @@
+"""capture.fx on reinforcement-learning updates written as their authors
+write them: torch.distributions, Adam with its own eps, advantage
+normalization with std, values unpacked from max(dim), no_grad targets,
+len() and shape asserts, numpy scalars, keyword defaults, an annealed
+learning rate set on the optimizer. Each trains against PyTorch's own step
+from the same weights for 20 steps (losses, grad norms and weights within
+1e-4 relative); no_grad and detach stop the gradient exactly where PyTorch
+does. Mistakes are errors naming the input or the user's line, at
+import_module.
+
+Run by ctest `python.fx_rl`.
+"""
+import unittest
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.distributions import Categorical, Normal
+
+import capture
+import capture.fx
+from test_fx import HERE, check_steps, line_of
+
+STEPS = 20
+
+
+def layer(i, o, std=np.sqrt(2)):
+    lin = nn.Linear(i, o)
+    nn.init.orthogonal_(lin.weight, std)
+    nn.init.constant_(lin.bias, 0.0)
+    return lin
+
+
+class DiscreteAgent(nn.Module):
+    """PPO's discrete actor-critic: two tanh MLPs."""
+
+    def __init__(self, obs=4, actions=2):
+        super().__init__()
+        self.critic = nn.Sequential(layer(obs, 64), nn.Tanh(),
+                                    layer(64, 64), nn.Tanh(),
+                                    layer(64, 1, 1.0))
+        self.actor = nn.Sequential(layer(obs, 64), nn.Tanh(),
+                                   layer(64, 64), nn.Tanh(),
+                                   layer(64, actions, 0.01))
+
+    def get_value(self, x):
+        return self.critic(x)
+
+    def get_action_and_value(self, x, action):
+        logits = self.actor(x)
+        probs = Categorical(logits=logits)
+        return action, probs.log_prob(action), probs.entropy(), self.critic(x)
+
+
+def ppo_discrete_loss(agent, obs, actions, logprobs, advantages, returns,
+                      values, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5):
+    _, newlogprob, entropy, newvalue = agent.get_action_and_value(
+        obs, actions.long())
+    logratio = newlogprob - logprobs
+    ratio = logratio.exp()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean()
+    mb_advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    pg_loss1 = -mb_advantages * ratio
+    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
+    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+    newvalue = newvalue.view(-1)
+    v_loss_unclipped = (newvalue - returns) ** 2
+    v_clipped = values + torch.clamp(newvalue - values, -clip_coef, clip_coef)
+    v_loss_clipped = (v_clipped - returns) ** 2
+    v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+    entropy_loss = entropy.mean()
+    loss = pg_loss - ent_coef * entropy_loss + v_loss * vf_coef
+    return {"loss": loss, "approx_kl": approx_kl}
+
+
+class ContinuousAgent(nn.Module):
+    """PPO's continuous actor-critic: a Normal with a state-independent
+    log standard deviation."""
+
+    def __init__(self, obs=3, act=2):
+        super().__init__()
+        self.critic = nn.Sequential(layer(obs, 64), nn.Tanh(), layer(64, 1, 1.0))
+        self.actor_mean = nn.Sequential(layer(obs, 64), nn.Tanh(),
+                                        layer(64, act, 0.01))
+        self.actor_logstd = nn.Parameter(torch.zeros(1, act))
+
+    def get_action_and_value(self, x, action):
+        action_mean = self.actor_mean(x)
+        action_logstd = self.actor_logstd.expand_as(action_mean)
+        action_std = torch.exp(action_logstd)
+        probs = Normal(action_mean, action_std)
+        return (action, probs.log_prob(action).sum(1),
+                probs.entropy().sum(1), self.critic(x))
+
+
+def ppo_continuous_loss(agent, obs, actions, logprobs, advantages, returns):
+    _, newlogprob, entropy, newvalue = agent.get_action_and_value(obs, actions)
+    ratio = (newlogprob - logprobs).exp()
+    mb_adv = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    pg_loss = torch.max(-mb_adv * ratio,
+                        -mb_adv * torch.clamp(ratio, 0.8, 1.2)).mean()
+    v_loss = 0.5 * ((newvalue.view(-1) - returns) ** 2).mean()
+    return pg_loss - 0.0 * entropy.mean() + v_loss * 0.5
+
+
+class QNetwork(nn.Module):
+    def __init__(self, obs=4, actions=3, norm=False):
+        super().__init__()
+        self.network = nn.Sequential(
+            nn.Linear(obs, 32), *( [nn.LayerNorm(32)] if norm else []),
+            nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, actions))
+
+    def forward(self, x):
+        return self.network(x)
+
+
+def dqn_loss(q_network, observations, actions, rewards, next_observations,
+             dones, gamma=0.99):
+    # The target from the online network itself, under no_grad: PyTorch
+    # gives it no gradient, and neither may Capture.
+    with torch.no_grad():
+        target_max, _ = q_network(next_observations).max(dim=1)
+        td_target = rewards.flatten() + gamma * target_max * (1 - dones.flatten())
+    old_val = q_network(observations).gather(1, actions).squeeze()
+    assert len(observations) == old_val.shape[0]
+    return F.mse_loss(td_target, old_val)
+
+
+def detach_loss(q_network, observations, actions, rewards):
+    q = q_network(observations)
+    target = rewards + np.float32(0.9) * q.detach().amax(1)
+    return F.mse_loss(q.gather(1, actions).squeeze(1), target)
+
+
+def torch_train(model, loss_fn, batch, opt, max_norm, steps, anneal=None):
+    """PyTorch's own steps: [(loss, grad_norm)]."""
+    out = []
+    for k in range(steps):
+        if anneal:
+            opt.param_groups[0]["lr"] = anneal(k)
+        res = loss_fn(model, **batch)
+        loss = res["loss"] if isinstance(res, dict) else res
+        opt.zero_grad()
+        loss.backward()
+        norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        opt.step()
+        out.append((float(loss), float(norm)))
+    return out
+
+
+class RLTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.device = capture.Device()
+
+    def train_both(self, make, loss_fn, batch, opt_make, max_norm=0.5,
+                   anneal=None):
+        torch.manual_seed(0)
+        model, twin = make(), make()
+        twin.load_state_dict(model.state_dict())
+        opt = opt_make(model.parameters())
+        imported = capture.fx.import_module(model, loss_fn, batch,
+                                            optimizer=opt,
+                                            max_grad_norm=max_norm,
+                                            device=self.device)
+        ours = []
+        for k in range(STEPS):
+            if anneal:
+                opt.param_groups[0]["lr"] = anneal(k)
+            ours.append(imported.step(batch))
+        want = torch_train(twin, loss_fn, batch, opt_make(twin.parameters()),
+                           max_norm, STEPS, anneal)
+        check_steps(self, ours, want)
+        lr = max(g["lr"] for g in opt.param_groups)
+        floor = max(1e-5, 0.01 * lr * STEPS)
+        values = imported.state_dict()
+        for name, p in twin.named_parameters():
+            want_v = p.detach().numpy()
+            diff = np.abs(values[name] - want_v)
+            self.assertTrue(np.all(diff <= np.maximum(1e-4 * np.abs(want_v),
+                                                      floor)),
+                            "%s: max |diff| %g" % (name, diff.max()))
+        return imported, opt, ours
+
+    def ppo_batch(self, n=64, obs=4, actions=2, seed=1):
+        g = torch.Generator().manual_seed(seed)
+        return {"obs": torch.randn(n, obs, generator=g),
+                "actions": torch.randint(0, actions, (n,), generator=g).float(),
+                "logprobs": -torch.rand(n, generator=g) - 0.5,
+                "advantages": torch.randn(n, generator=g),
+                "returns": torch.randn(n, generator=g),
+                "values": torch.randn(n, generator=g)}
+
+    def test_ppo_discrete_categorical_adam_annealed(self):
+        batch = self.ppo_batch()
+        imported, opt, ours = self.train_both(
+            DiscreteAgent, ppo_discrete_loss, batch,
+            lambda p: torch.optim.Adam(p, lr=2.5e-4, eps=1e-5),
+            anneal=lambda k: 2.5e-4 * (1.0 - k / STEPS))
+        self.assertIn("approx_kl", ours[0])
+        self.assertAlmostEqual(imported.train_state()["lr"],
+                               2.5e-4 * (1.0 - (STEPS - 1) / STEPS))
+        self.assertEqual(imported.why_recorded, "")
+        # Only lr follows the optimizer; another change is refused.
+        opt.param_groups[0]["eps"] = 1e-8
+        with self.assertRaisesRegex(capture.Error, "optimizer: eps changed "
+                                    "from 1e-05 to 1e-08 after import"):
+            imported.step(batch)
+        self.assertEqual(imported.train_state()["step"], STEPS)
+
+    def test_ppo_continuous_normal(self):
+        g = torch.Generator().manual_seed(2)
+        batch = {"obs": torch.randn(48, 3, generator=g),
+                 "actions": torch.randn(48, 2, generator=g),
+                 "logprobs": -torch.rand(48, generator=g) - 1.0,
+                 "advantages": torch.randn(48, generator=g),
+                 "returns": torch.randn(48, generator=g)}
+        self.train_both(ContinuousAgent, ppo_continuous_loss, batch,
+                        lambda p: torch.optim.Adam(p, lr=3e-4, eps=1e-5))
+
+    def dqn_batch(self, n=32, seed=3):
+        g = torch.Generator().manual_seed(seed)
+        return {"observations": torch.randn(n, 4, generator=g),
+                "actions": torch.randint(0, 3, (n, 1), generator=g),
+                "rewards": torch.randn(n, 1, generator=g),
+                "next_observations": torch.randn(n, 4, generator=g),
+                "dones": (torch.rand(n, 1, generator=g) < 0.2).float()}
+
+    def test_dqn_no_grad_target_is_exact(self):
+        self.train_both(QNetwork, dqn_loss, self.dqn_batch(),
+                        lambda p: torch.optim.Adam(p, lr=1e-3), max_norm=10.0)
+
+    def test_no_grad_changes_the_gradient(self):
+        # Without no_grad the gradient differs: the check above can fail.
+        def through(q_network, observations, actions, rewards,
+                    next_observations, dones):
+            target_max, _ = q_network(next_observations).max(dim=1)
+            td = rewards.flatten() + 0.99 * target_max * (1 - dones.flatten())
+            return F.mse_loss(td, q_network(observations).gather(1, actions)
+                              .squeeze())
+        batch = self.dqn_batch()
+        torch.manual_seed(0)
+        model, twin = QNetwork(), QNetwork()
+        twin.load_state_dict(model.state_dict())
+        a = capture.fx.import_module(model, dqn_loss, batch, lr=1e-3,
+                                     device=self.device).step(batch)
+        b = capture.fx.import_module(twin, through, batch, lr=1e-3,
+                                     device=self.device).step(batch)
+        self.assertAlmostEqual(float(a["loss"]), float(b["loss"]), places=5)
+        self.assertGreater(abs(float(a["grad_norm"]) - float(b["grad_norm"])),
+                           1e-3)
+
+    def test_detach_and_layer_norm(self):
+        batch = {k: v for k, v in self.dqn_batch().items()
+                 if k in ("observations", "actions")}
+        batch["rewards"] = torch.randn(32)
+        self.train_both(lambda: QNetwork(norm=True), detach_loss, batch,
+                        lambda p: torch.optim.AdamW(p, lr=1e-3), max_norm=1.0)
+
+    def test_a_parameter_the_loss_does_not_reach_is_left_alone(self):
+        """PPG's policy phase: the auxiliary value head is not in the loss.
+        PyTorch's AdamW skips a parameter without a gradient (no decay,
+        no moments); so does the import."""
+
+        class WithAux(DiscreteAgent):
+            def __init__(self):
+                super().__init__()
+                self.aux_critic = layer(64, 1, 1.0)
+
+        batch = self.ppo_batch(n=32, seed=7)
+        imported, _, _ = self.train_both(
+            WithAux, ppo_discrete_loss, batch,
+            lambda p: torch.optim.AdamW(p, lr=1e-3, weight_decay=0.1))
+        torch.manual_seed(0)
+        self.assertEqual(imported.state_dict()["aux_critic.weight"].tobytes(),
+                         WithAux().aux_critic.weight.detach().numpy()
+                         .tobytes())
+
+    def test_forward_with_index_inputs(self):
+        torch.manual_seed(0)
+        net = QNetwork()
+        imported = capture.fx.import_module(net, device=self.device)
+        x = torch.randn(5, 4)
+        np.testing.assert_allclose(imported.forward(x=x)["output"],
+                                   net(x).detach().numpy(), rtol=1e-5,
+                                   atol=1e-6)
+        # Another shape: traced and recorded again.
+        np.testing.assert_allclose(imported.forward(x=x[:2])["output"],
+                                   net(x[:2]).detach().numpy(), rtol=1e-5,
+                                   atol=1e-6)
+
+    def test_short_last_minibatch_records_per_shape(self):
+        """Minibatches of 64, 64 and 40 rows for 3 epochs: a recording per
+        shape over the same weights, the optimizer state following the
+        active one; PyTorch's numbers at every step."""
+        full = self.ppo_batch(n=168, seed=5)
+        sizes = [(0, 64), (64, 128), (128, 168)]
+        torch.manual_seed(0)
+        model, twin = DiscreteAgent(), DiscreteAgent()
+        twin.load_state_dict(model.state_dict())
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-5)
+        topt = torch.optim.Adam(twin.parameters(), lr=1e-3, eps=1e-5)
+        first = {k: v[:64] for k, v in full.items()}
+        imported = capture.fx.import_module(model, ppo_discrete_loss, first,
+                                            optimizer=opt, max_grad_norm=0.5,
+                                            device=self.device)
+        ours, want, why = [], [], []
+        for epoch in range(3):
+            for lo, hi in sizes:
+                mb = {k: v[lo:hi] for k, v in full.items()}
+                ours.append(imported.step(mb))
+                why.append(imported.why_recorded)
+                want += torch_train(twin, ppo_discrete_loss, mb, topt, 0.5, 1)
+        check_steps(self, ours, want)
+        self.assertIn("first", why[0])
+        self.assertEqual(why[1], "")
+        self.assertRegex(why[2], "new input shapes .*obs: \\[40, 4\\].*; "
+                         "recorded: .*obs: \\[64, 4\\]")
+        self.assertEqual(why[3:], [""] * 6)  # never records again
+        self.assertEqual(imported.train_state()["step"], 9)
+        values = imported.state_dict()
+        for name, p in twin.named_parameters():
+            np.testing.assert_allclose(values[name], p.detach().numpy(),
+                                       rtol=1e-4, atol=1e-4, err_msg=name)
+        # The limit: a fifth shape is refused, nothing changes.
+        for n in (10, 11):
+            imported.step({k: v[:n] for k, v in full.items()})
+        with self.assertRaisesRegex(capture.Error, "5th recording; the limit "
+                                    "is 4 \\(capture.fx.MAX_SHAPES\\)"):
+            imported.step({k: v[:12] for k, v in full.items()})
+        self.assertEqual(imported.train_state()["step"], 11)
+
+    def test_a_model_imported_twice_is_one_model(self):
+        """Two imports of one model (two losses) train the same weights:
+        each step starts from what the other trained."""
+        batch = self.dqn_batch()
+        torch.manual_seed(0)
+        net, twin = QNetwork(), QNetwork()
+        twin.load_state_dict(net.state_dict())
+        a = capture.fx.import_module(net, dqn_loss, batch, lr=1e-3,
+                                     weight_decay=0.0, device=self.device)
+        b = capture.fx.import_module(net, dqn_loss, batch, lr=2e-3,
+                                     weight_decay=0.0, device=self.device)
+        opt_a = torch.optim.AdamW(twin.parameters(), lr=1e-3, weight_decay=0)
+        opt_b = torch.optim.AdamW(twin.parameters(), lr=2e-3, weight_decay=0)
+        for step, opt in ((a, opt_a), (b, opt_b), (a, opt_a)):
+            out = step.step(batch)
+            check_steps(self, [out], torch_train(twin, dqn_loss, batch, opt,
+                                                 1e30, 1))
+
+    def test_module_and_optimizer_stay_in_step(self):
+        """The user's module reads the trained values however it is read;
+        their in-place changes reach the next step; a replaced layer or
+        parameter is an error; an lr_scheduler drives the step's lr."""
+        batch = self.dqn_batch()
+        torch.manual_seed(0)
+        net, twin = QNetwork(), QNetwork()
+        twin.load_state_dict(net.state_dict())
+        opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+        sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: 0.5 ** k)
+        topt = torch.optim.Adam(twin.parameters(), lr=1e-3)
+        tsched = torch.optim.lr_scheduler.LambdaLR(topt, lambda k: 0.5 ** k)
+        imported = capture.fx.import_module(net, dqn_loss, batch,
+                                            optimizer=opt, max_grad_norm=10.0,
+                                            device=self.device)
+
+        def both_step():
+            out = imported.step(batch)
+            sched.step()
+            want = torch_train(twin, dqn_loss, batch, topt, 10.0, 1)
+            tsched.step()
+            check_steps(self, [out], want)
+
+        def same(what):
+            for name, p in twin.named_parameters():
+                mine = what(name)
+                np.testing.assert_allclose(mine.detach().numpy(),
+                                           p.detach().numpy(), rtol=1e-4,
+                                           atol=1e-5, err_msg=name)
+
+        for _ in range(3):
+            both_step()
+        # The lr of the last step (the next one reads the optimizer's).
+        self.assertAlmostEqual(imported.train_state()["lr"], 1e-3 * 0.5 ** 2)
+        # Read as an attribute (the first read after the steps), through
+        # named_parameters and state_dict, and by calling it.
+        same(lambda n: net.get_parameter(n))
+        same(lambda n: dict(net.named_parameters())[n])
+        same(lambda n: net.state_dict()[n])
+        x = batch["observations"][:3]
+        np.testing.assert_allclose(net(x).detach().numpy(),
+                                   twin(x).detach().numpy(), rtol=1e-4,
+                                   atol=1e-5)
+        # A change made in place (a checkpoint loaded, a weight scaled)
+        # is what the next step trains from.
+        other = QNetwork()
+        net.load_state_dict(other.state_dict())
+        twin.load_state_dict(other.state_dict())
+        with torch.no_grad():
+            net.network[2].weight.mul_(0.5)
+            twin.network[2].weight.mul_(0.5)
+        both_step()
+        both_step()
+        same(lambda n: net.get_parameter(n))
+        # A replaced layer or parameter: refused, nothing trained.
+        step = imported.train_state()["step"]
+        net.network[4] = nn.Linear(32, 3)
+        with self.assertRaisesRegex(capture.Error, "'4' was replaced or "
+                                    "removed after import_module"):
+            imported.step(batch)
+        net2 = QNetwork()
+        imported2 = capture.fx.import_module(net2, dqn_loss, batch,
+                                             device=self.device)
+        net2.network[0].bias = nn.Parameter(torch.zeros(32))
+        with self.assertRaisesRegex(capture.Error, "'bias' was replaced"):
+            imported2.step(batch)
+        self.assertEqual(imported.train_state()["step"], step)
+
+    def test_input_mistakes_each_have_their_message(self):
+        batch = self.dqn_batch()
+        step = capture.fx.import_module(QNetwork(), dqn_loss, batch,
+                                        device=self.device)
+        cases = [
+            (dict(batch, reward=batch["rewards"]), "unexpected input "
+             "'reward'; did you mean 'rewards'\\?"),
+            ({k: v for k, v in batch.items() if k != "dones"},
+             "missing input 'dones'"),
+            (dict(batch, rewards=batch["rewards"].double()), "float64"),
+            (dict(batch, rewards=batch["rewards"] > 0), "input 'rewards': "
+             "dtype bool"),
+            (dict(batch, actions=batch["actions"].float()), "input 'actions' "
+             "is float32, expected int32"),
+            (dict(batch, observations=batch["observations"][None]),
+             "input 'observations' has shape \\[1, 32, 4\\], but it was "
+             "imported with rank 2"),
+        ]
+        for bad, message in cases:
+            with self.assertRaisesRegex(capture.Error, message):
+                step.step(bad)
+        self.assertEqual(step.train_state()["step"], 0)
+        with self.assertRaisesRegex(capture.Error, "loss_fn has no parameter "
+                                    "'gama'; did you mean 'gamma'\\?"):
+            capture.fx.import_module(QNetwork(), dqn_loss,
+                                     dict(batch, gama=np.float32(0.5)),
+                                     device=self.device)
+
+    def test_unsupported_is_refused_at_import_with_the_line(self):
+        def loss(q_network, observations):
+            q = q_network(observations)
+            return q.abs().mean()  # no kernel yet
+        with self.assertRaises(capture.fx.Unsupported) as e:
+            capture.fx.import_module(QNetwork(), loss,
+                                     {"observations": torch.randn(2, 4)},
+                                     device=self.device)
+        self.assertIn("abs", str(e.exception))
+        self.assertIn("%s:%d" % (HERE.replace("test_fx.py", "test_fx_rl.py"),
+                                 line_of(loss, "abs()")), str(e.exception))
+
+        def noisy(q_network, observations):
+            q = q_network(observations)
+            return (q + torch.randn_like(q)).mean()
+        with self.assertRaisesRegex(capture.fx.Unsupported,
+                                    "random numbers inside the step "
+                                    "\\(randn_like\\).*pass it as an input"):
+            capture.fx.import_module(QNetwork(), noisy,
+                                     {"observations": torch.randn(2, 4)},
+                                     device=self.device)
+
+        def argmax(q_network, observations):
+            _, best = q_network(observations).max(dim=1)
+            return q_network(observations).gather(1, best.unsqueeze(1)).mean()
+        with self.assertRaisesRegex(capture.fx.Unsupported,
+                                    "indices of max\\(dim\\)"):
+            capture.fx.import_module(QNetwork(), argmax,
+                                     {"observations": torch.randn(2, 4)},
+                                     device=self.device)
+
+        def host_read(q_network, observations):
+            q = q_network(observations)
+            if q.mean() > 0:  # control flow on a value
+                return q.sum()
+            return q.mean()
+        with self.assertRaisesRegex(capture.Error, "%s:%d: could not trace "
+                                    "the loss" % (
+                                        HERE.replace("test_fx.py",
+                                                     "test_fx_rl.py"),
+                                        line_of(host_read, "if q.mean()"))):
+            capture.fx.import_module(QNetwork(), host_read,
+                                     {"observations": torch.randn(2, 4)},
+                                     device=self.device)
+
+
+if __name__ == "__main__":
+    unittest.main()
