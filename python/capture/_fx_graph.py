@@ -11,8 +11,8 @@ import torch
 import torch.fx.experimental.proxy_tensor as _proxy
 
 import capture
-from capture._fx_ops import (OPS, Ints, LogSoftmax, Refused, Transposed,
-                             Unsupported, _no, aten, is_value)
+from capture._fx_ops import (DRAWS, OPS, SHAPES, Ints, LogSoftmax, Refused,
+                             Transposed, Unsupported, _no, aten, is_value)
 
 _TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
 _CAPTURE_DIR = os.path.dirname(os.path.abspath(capture.__file__)) + os.sep
@@ -76,7 +76,9 @@ def _trace(fn, tensors, what):
     """`fn(*tensors)` as an ATen graph (make_fx, concrete shapes); PyTorch's
     own errors (a host read, control flow on values) name the user's line."""
     try:
-        with _recording():
+        # Tracing runs the random ops: on a fork of torch's generator, so
+        # that importing leaves the user's random stream where it was.
+        with _recording(), torch.random.fork_rng(devices=[]):
             gm = _proxy.make_fx(fn)(*tensors)
     except (capture.Error, Unsupported):
         raise
@@ -86,7 +88,7 @@ def _trace(fn, tensors, what):
                             % (_where(loc), what, type(e).__name__,
                                str(e).strip().splitlines()[0]
                                if str(e).strip() else "")) from None
-    gm.graph.eliminate_dead_code()
+    _eliminate_dead_code(gm)
     return gm
 
 
@@ -158,6 +160,38 @@ class _Graph:
                       n.args[0].op == "placeholder" and
                       self.slots[n.args[0]] in self.inputs and
                       n.kwargs.get("dtype") in (torch.int64, torch.int32)}
+        # Random ops: drawn on the host at each call (DRAWS), inputs
+        # 'noise0', 'noise1', ... in the order the loss draws them; what
+        # only gives them a shape is not computed.
+        self.noise = {}
+        for n in nodes:
+            if n.target in DRAWS:
+                meta = n.meta.get("tensor_meta")
+                try:
+                    if meta is None or meta.dtype != torch.float32:
+                        _no("%s of dtype %s" % (_name_of(n.target),
+                                                meta and meta.dtype))
+                    draw = DRAWS[n.target](n, list(meta.shape))
+                except Unsupported as e:
+                    raise Unsupported("%s: %s (in %s)" % (
+                        _where(n.meta.get("loc", _NO_LOC)), e, what)) \
+                        from None
+                self.noise[n] = ("noise%d" % len(self.noise), draw,
+                                 list(meta.shape))
+                self.live[n] = False
+        self.shape_only = {n for n in nodes if n.target in SHAPES and
+                           n.users and all(u in self.noise for u in n.users)}
+        # In-place ops (log_prob -= ..., ReLU(inplace=True)) on a value no
+        # one else sees: their out-of-place op.
+        order = {n: i for i, n in enumerate(nodes)}
+        self.inplace, self.hazards = {}, {}
+        for n in nodes:
+            functional = _functional(n.target)
+            if functional is not None and n not in self.noise:
+                self.inplace[n] = functional
+                why = _alias_hazard(n, order)
+                if why:
+                    self.hazards[n] = why
 
     def reached(self, output):
         """The weights a gradient of `output` (the loss) reaches: those with
@@ -181,9 +215,17 @@ class _Graph:
 
     def check(self):
         """Refuses an op with no translation, before anything records."""
+        for n, why in self.hazards.items():
+            raise Unsupported("%s: the in-place %s %s; write it out of place "
+                              "(x = x - y)" % (
+                                  _where(n.meta.get("loc", _NO_LOC)),
+                                  _name_of(n.target), why))
         for n in self.gm.graph.nodes:
+            if n in self.inplace:
+                continue
             if n.op == "call_function" and n.target not in OPS and \
-                    n.target not in (operator.getitem, aten.detach.default):
+                    n.target not in (operator.getitem, aten.detach.default) \
+                    and n not in self.noise and n not in self.shape_only:
                 loc = n.meta.get("loc", _NO_LOC)
                 raise Unsupported("%s: %s is not supported; see capture.fx's "
                                   "translated ops in docs/python.md"
@@ -191,8 +233,7 @@ class _Graph:
 
     def run(self, inputs):
         env = {}
-        self.cast_inputs = {n: v for n, v in inputs.items()
-                            if n in self.casts.values()}
+        self.host_inputs = inputs
 
         def value(a):
             return torch.fx.node.map_arg(a, lambda n: env[n])
@@ -241,13 +282,17 @@ class _Graph:
             return args[0][args[1]]
         if node in self.folded:
             return Transposed(args[0])
-        if node in self.casts and self.casts[node] in self.cast_inputs:
-            return self.cast_inputs[self.casts[node]]
+        if node in self.casts and self.casts[node] in self.host_inputs:
+            return self.host_inputs[self.casts[node]]
+        if node in self.noise:
+            return self.host_inputs[self.noise[node][0]]
+        if node in self.shape_only:
+            return None
         live_in = any(self.live.get(a, False) for a in node.all_input_nodes)
         if target is aten.detach.default:
             x = args[0]
             return c.stop_gradient(x) if live_in and is_value(x) else x
-        fn = OPS.get(target)
+        fn = OPS.get(self.inplace.get(node, target))
         if fn is None:
             _no(_name_of(target), "see capture.fx's translated ops in "
                 "docs/python.md")
@@ -280,6 +325,61 @@ class _Graph:
         raise capture.Error("%s: the traced function returned %s; expected "
                             "a tensor, a tuple or a dict of tensors"
                             % (_where(loc), type(result).__name__))
+
+
+_VIEWS = {aten.view.default, aten._unsafe_view.default, aten.slice.Tensor,
+          aten.select.int, aten.expand.default, aten.t.default,
+          aten.unsqueeze.default, aten.squeeze.default, aten.squeeze.dim,
+          aten.permute.default, aten.transpose.int, aten.alias.default,
+          aten._reshape_alias.default, aten.detach.default}
+
+
+def _functional(target):
+    """aten.sub for aten.sub_ (the same overload), or None."""
+    if not isinstance(target, torch._ops.OpOverload):
+        return None
+    name = target.overloadpacket.__name__
+    if not name.endswith("_") or name.startswith("_"):
+        return None
+    packet = getattr(aten, name[:-1], None)
+    op = getattr(packet, target._overloadname, None) if packet else None
+    return op if op in OPS else None
+
+
+def _alias_hazard(node, order):
+    """Why an in-place op at `node` would be seen by a value other than
+    its own result (an input or weight, or another view of the same
+    tensor read after it), or ''."""
+    root = node.args[0]
+    while root.target in _VIEWS:
+        root = root.args[0]
+    if root.op in ("placeholder", "get_attr"):
+        return "changes an input or weight of the step"
+    family, stack = set(), [root]
+    while stack:  # every view of the tensor it writes
+        n = stack.pop()
+        if n not in family:
+            family.add(n)
+            stack.extend(u for u in n.users if u.target in _VIEWS)
+    for n in family:
+        for user in n.users:
+            if user is not node and order[user] > order[node] and \
+                    user.target not in _VIEWS:
+                return ("changes a tensor that '%s' reads after it, through "
+                        "'%s'" % (user.name, n.name))
+    return ""
+
+
+def _eliminate_dead_code(gm):
+    """fx's dead-code elimination, but an in-place op stays even when its
+    result is unused (what it changes may be read through another name),
+    and so does a random draw (it moves the generator that later draws
+    read, in PyTorch's run as in the step's)."""
+    for node in reversed(list(gm.graph.nodes)):
+        if node.op == "call_function" and not node.users and \
+                _functional(node.target) is None and \
+                node.target not in DRAWS:
+            gm.graph.erase_node(node)
 
 
 def _stop(c, out):

@@ -57,6 +57,7 @@ class _Signature:
         self.what = what
         self.specs = {n: (list(a.shape), a.dtype) for n, a in arrays.items()}
         self.casts = {}  # 'x.long' -> 'x': a float input's int64 cast
+        self.draws = []  # (name, draw, shape): noise drawn at each call
 
     def cast(self, names):
         """Adds the host-made int casts of these float inputs."""
@@ -92,14 +93,19 @@ class _Signature:
                     "rank %d (%s)" % (self.what, n, list(a.shape), len(shape),
                                       shape))
 
-    def runtime(self, arrays):
+    def runtime(self, arrays, draw=True):
         """`arrays`, of exactly this signature's names, dtypes and shapes
         (the caller found it by them), for the runtime: int inputs
-        flattened (the step declares them 1-D; see _fx_ops.Ints) and the
-        host-made casts added."""
+        flattened (the step declares them 1-D; see _fx_ops.Ints), the
+        host-made casts added, and the noise drawn from torch's generator
+        (zeros with `draw` false: a recording's example, which must not
+        move the user's random stream)."""
         out = {}
         for n, a in arrays.items():
             out[n] = a.reshape(-1) if a.dtype == np.int32 else a
+        for name, fn, shape in self.draws:
+            out[name] = fn().numpy() if draw else \
+                np.zeros(shape, np.float32)
         for name, source in self.casts.items():
             out[name] = _long(source, arrays[source]).reshape(-1)
         return out
@@ -115,7 +121,11 @@ class _Signature:
     def wrap(self, inputs):
         """The tracer's inputs as the graph's values: int inputs as Ints."""
         out = {}
+        noise = {name for name, _, _ in self.draws}
         for n, t in inputs.items():
+            if n in noise:
+                out[n] = t
+                continue
             shape, dtype = self.specs[self.casts.get(n, n)]
             dtype = np.int32 if n in self.casts else dtype
             out[n] = Ints(t, np.arange(int(np.prod(shape))).reshape(shape)) \

@@ -511,10 +511,53 @@ def _layer_norm(c, x, shape, weight, bias, eps):
 
 def _random(name):
     def fn(c, *args, **kwargs):
-        _no("random numbers inside the step (%s)" % name,
-            "draw the noise outside (e.g. eps = torch.randn(n, d)) and pass "
-            "it as an input; use it as mean + std * eps")
+        _no("random numbers drawn from traced values (%s)" % name,
+            "draw standard noise (torch.randn_like, Normal.rsample) and "
+            "scale it, or pass the noise as an input")
     return fn
+
+
+def _scalars(name, node, keys, defaults):
+    """A random op's number arguments after its tensor, by position or
+    keyword; a traced value among them is refused."""
+    values = list(defaults)
+    for i, key in enumerate(keys):
+        if len(node.args) > i + 1:
+            v = node.args[i + 1]
+        elif key in node.kwargs:
+            v = node.kwargs[key]
+        else:
+            continue
+        if isinstance(v, torch.fx.Node):
+            _random(name)(None)
+        values[i] = float(v)
+    return values
+
+
+def _draw_normal(node, shape):
+    mean, std = _scalars("normal_", node, ("mean", "std"), (0.0, 1.0))
+    return lambda: torch.empty(shape).normal_(mean, std)
+
+
+def _draw_uniform(node, shape):
+    lo, hi = _scalars("uniform_", node, ("from", "to"), (0.0, 1.0))
+    return lambda: torch.empty(shape).uniform_(lo, hi)
+
+
+# The random ops a step draws on the host, each call, from torch's own
+# generator in the order the loss calls them, so that a run from the same
+# seed sees PyTorch's numbers: op -> (node, shape) -> draw().
+DRAWS = {
+    aten.normal_.default: _draw_normal,
+    aten.uniform_.default: _draw_uniform,
+    aten.randn.default: lambda node, shape: lambda: torch.randn(shape),
+    aten.randn_like.default: lambda node, shape: lambda: torch.randn(shape),
+    aten.rand.default: lambda node, shape: lambda: torch.rand(shape),
+    aten.rand_like.default: lambda node, shape: lambda: torch.rand(shape),
+}
+
+# Ops that only give a random op its shape (empty(shape).normal_()).
+SHAPES = (aten.empty.memory_format, aten.empty_like.default)
 
 
 def _dropout(c, x, p, train):
@@ -585,12 +628,8 @@ OPS = {
     aten.normal.Tensor_Tensor: _random("normal"),
     aten.normal.float_Tensor: _random("normal"),
     aten.normal.Tensor_float: _random("normal"),
-    aten.normal_.default: _random("normal_"),
-    aten.uniform_.default: _random("uniform_"),
-    aten.rand.default: _random("rand"), aten.randn.default: _random("randn"),
-    aten.rand_like.default: _random("rand_like"),
-    aten.randn_like.default: _random("randn_like"),
     aten.bernoulli.default: _random("bernoulli"),
+    aten.bernoulli_.float: _random("bernoulli_"),
     aten.multinomial.default: _random("multinomial"),
     aten.where.self: _needs_op("torch.where", _NEW_OP),
     aten.abs.default: _needs_op("abs", _NEW_OP),

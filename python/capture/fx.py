@@ -217,7 +217,8 @@ class Imported:
 
         t = capture.Tracer(self.params)
         t.train_step("check", {n: (list(a.shape), a.dtype.name)
-                               for n, a in signature.runtime(arrays).items()},
+                               for n, a in signature.runtime(
+                                   arrays, draw=False).items()},
                      outputs, **self._adamw)
         a = self._adamw
         step = capture.capture_step(
@@ -267,6 +268,7 @@ class Imported:
                        self._weights, self._constants, what)
         graph.check()
         signature.cast(set(graph.casts.values()))
+        signature.draws = list(graph.noise.values())
         return graph
 
     @staticmethod
@@ -444,12 +446,12 @@ class Imported:
             first = self._first
             t.train_step("train", {n: (list(a.shape), a.dtype.name)
                                    for n, a in first.signature.runtime(
-                                       self._examples).items()},
+                                       self._examples, draw=False).items()},
                          first.outputs, **self._adamw)
         if forward_inputs is not None:
             arrays = self._arrays(forward_inputs, {})
             signature, graph, _ = self._forward_for(arrays)
-            runtime = signature.runtime(arrays)
+            runtime = signature.runtime(arrays, draw=False)
             t.forward("forward", {n: (list(a.shape), a.dtype.name)
                                   for n, a in runtime.items()},
                       lambda inputs: graph.run(signature.wrap(inputs)))

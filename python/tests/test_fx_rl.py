@@ -134,6 +134,54 @@ def detach_loss(q_network, observations, actions, rewards):
     return F.mse_loss(q.gather(1, actions).squeeze(1), target)
 
 
+LOG_STD_MAX, LOG_STD_MIN = 2, -5
+
+
+class SquashedActor(nn.Module):
+    """SAC's actor: a tanh-squashed Normal, its scale and bias buffers."""
+
+    def __init__(self, obs=3, act=2):
+        super().__init__()
+        self.fc1 = nn.Linear(obs, 32)
+        self.fc_mean = nn.Linear(32, act)
+        self.fc_logstd = nn.Linear(32, act)
+        self.register_buffer("action_scale", torch.tensor([2.0, 0.5]))
+        self.register_buffer("action_bias", torch.tensor([0.0, 0.5]))
+
+    def forward(self, x):
+        x = F.relu(self.fc1(x))
+        mean = self.fc_mean(x)
+        log_std = torch.tanh(self.fc_logstd(x))
+        log_std = LOG_STD_MIN + 0.5 * (LOG_STD_MAX - LOG_STD_MIN) * (
+            log_std + 1)
+        return mean, log_std
+
+    def get_action(self, x):
+        mean, log_std = self(x)
+        std = log_std.exp()
+        normal = torch.distributions.Normal(mean, std)
+        x_t = normal.rsample()  # reparameterization: mean + std * noise
+        y_t = torch.tanh(x_t)
+        action = y_t * self.action_scale + self.action_bias
+        log_prob = normal.log_prob(x_t)
+        log_prob -= torch.log(self.action_scale * (1 - y_t.pow(2)) + 1e-6)
+        log_prob = log_prob.sum(1, keepdim=True)
+        return action, log_prob
+
+
+def sac_like_actor_loss(actor, observations, q_weights, alpha=0.2):
+    pi, log_pi = actor.get_action(observations)
+    q = (pi * q_weights).sum(1, keepdim=True)  # a fixed linear critic
+    return ((alpha * log_pi) - q).mean()
+
+
+def smoothed_target_loss(actor, observations, actions):
+    # TD3's target policy smoothing: clipped noise on the action.
+    clipped_noise = (torch.randn_like(actions) * 0.2).clamp(-0.5, 0.5)
+    mean, _ = actor(observations)
+    return F.mse_loss(mean, actions + clipped_noise)
+
+
 def torch_train(model, loss_fn, batch, opt, max_norm, steps, anneal=None):
     """PyTorch's own steps: [(loss, grad_norm)]."""
     out = []
@@ -252,6 +300,29 @@ class RLTest(unittest.TestCase):
         self.assertGreater(abs(float(a["grad_norm"]) - float(b["grad_norm"])),
                            1e-3)
 
+    def test_in_place_ops(self):
+        """ReLU(inplace=True) and `x -= y` on values no one else sees."""
+
+        class InPlace(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Sequential(nn.Linear(4, 16), nn.ReLU(inplace=True),
+                                         nn.Linear(16, 3))
+
+            def forward(self, x):
+                return self.net(x)
+
+        def loss(q_network, observations, actions, rewards):
+            q = q_network(observations).gather(1, actions).squeeze(1)
+            q -= rewards
+            q.mul_(0.5)
+            return (q * q).mean()
+        batch = {k: v for k, v in self.dqn_batch().items()
+                 if k in ("observations", "actions")}
+        batch["rewards"] = torch.randn(32)
+        self.train_both(InPlace, loss, batch,
+                        lambda p: torch.optim.Adam(p, lr=1e-3))
+
     def test_detach_and_layer_norm(self):
         batch = {k: v for k, v in self.dqn_batch().items()
                  if k in ("observations", "actions")}
@@ -277,6 +348,49 @@ class RLTest(unittest.TestCase):
         self.assertEqual(imported.state_dict()["aux_critic.weight"].tobytes(),
                          WithAux().aux_critic.weight.detach().numpy()
                          .tobytes())
+
+    def seeded_steps(self, make, loss_fn, batch):
+        """Both sides from the same seed at every step: the noise that the
+        step draws on the host is PyTorch's own."""
+        torch.manual_seed(0)
+        model, twin = make(), make()
+        twin.load_state_dict(model.state_dict())
+        opt = torch.optim.Adam(model.parameters(), lr=3e-4)
+        topt = torch.optim.Adam(twin.parameters(), lr=3e-4)
+        imported = capture.fx.import_module(model, loss_fn, batch,
+                                            optimizer=opt, max_grad_norm=1.0,
+                                            device=self.device)
+        ours, want = [], []
+        for k in range(STEPS):
+            torch.manual_seed(100 + k)
+            ours.append(imported.step(batch))
+            torch.manual_seed(100 + k)
+            want += torch_train(twin, loss_fn, batch, topt, 1.0, 1)
+        check_steps(self, ours, want)
+        return imported, ours
+
+    def test_rsample_draws_pytorchs_noise_each_step(self):
+        g = torch.Generator().manual_seed(8)
+        batch = {"observations": torch.randn(16, 3, generator=g),
+                 "q_weights": torch.randn(1, 2, generator=g)}
+        imported, ours = self.seeded_steps(SquashedActor, sac_like_actor_loss,
+                                           batch)
+        # Not a value frozen at import: the same batch gives other losses.
+        self.assertGreater(len({float(o["loss"]) for o in ours}), STEPS // 2)
+        # The import itself draws nothing from the user's generator.
+        torch.manual_seed(5)
+        capture.fx.import_module(SquashedActor(), sac_like_actor_loss, batch,
+                                 device=self.device)
+        after_import = torch.rand(1)
+        torch.manual_seed(5)
+        SquashedActor()
+        self.assertEqual(float(after_import), float(torch.rand(1)))
+
+    def test_randn_like_smoothing_noise(self):
+        g = torch.Generator().manual_seed(9)
+        batch = {"observations": torch.randn(16, 3, generator=g),
+                 "actions": torch.randn(16, 2, generator=g)}
+        self.seeded_steps(SquashedActor, smoothed_target_loss, batch)
 
     def test_forward_with_index_inputs(self):
         torch.manual_seed(0)
@@ -460,11 +574,29 @@ class RLTest(unittest.TestCase):
 
         def noisy(q_network, observations):
             q = q_network(observations)
-            return (q + torch.randn_like(q)).mean()
+            return (q + torch.normal(q, 0.1)).mean()
         with self.assertRaisesRegex(capture.fx.Unsupported,
-                                    "random numbers inside the step "
-                                    "\\(randn_like\\).*pass it as an input"):
+                                    "random numbers drawn from traced "
+                                    "values \\(normal\\).*pass the noise "
+                                    "as an input"):
             capture.fx.import_module(QNetwork(), noisy,
+                                     {"observations": torch.randn(2, 4)},
+                                     device=self.device)
+
+        def view_then_inplace(q_network, observations):
+            q = q_network(observations) * 1.0
+            first = q[:, 0]
+            q.add_(1.0)  # PyTorch's `first` sees it
+            return first.mean()
+        with self.assertRaisesRegex(capture.fx.Unsupported,
+                                    "%s:%d: the in-place torch.add "
+                                    "\\(aten.add_.Tensor\\) changes a "
+                                    "tensor that 'mean' reads after it"
+                                    % (HERE.replace("test_fx.py",
+                                                    "test_fx_rl.py"),
+                                       line_of(view_then_inplace,
+                                               "q.add_"))):
+            capture.fx.import_module(QNetwork(), view_then_inplace,
                                      {"observations": torch.randn(2, 4)},
                                      device=self.device)
 
