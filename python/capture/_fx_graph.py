@@ -269,11 +269,11 @@ class _Graph:
         key = id(held)
         if key not in self.constants:
             raise Unsupported(
-                "%s reads a tensor of shape %s that is neither a parameter "
-                "nor a buffer of the model nor an input (another module's "
-                "parameter, or a tensor made outside); make it a parameter "
-                "or buffer of the model, or pass it as an input"
-                % (self.what, list(held.shape)))
+                "%s reads a parameter of shape %s that is not the model's "
+                "(another module's: a target network, a critic); pass that "
+                "module as import_module(..., frozen={'name': module}) if "
+                "the step reads it without training it, or make it part of "
+                "the model" % (self.what, list(held.shape)))
         return self.weights[self.constants[key]]
 
     def _call(self, node, c, args, kwargs, env):

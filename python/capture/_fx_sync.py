@@ -76,15 +76,21 @@ class _Watched(dict):
 
 class ModuleSync:
     """Keeps `model`'s tensors named in `names` and `params` (a
-    capture.Params holding them by the same names) in step."""
+    capture.Params holding them as `prefix` + name) in step. A frozen
+    module (`frozen`: a target network, which the step reads and never
+    trains) is compared by value at every step instead of by version, as
+    the usual soft update writes it through `.data`."""
 
-    def __init__(self, model, params, names):
+    def __init__(self, model, params, names, prefix="", frozen=False):
         self.model = model
         self.params = params
+        self.prefix = prefix
+        self.frozen = frozen
         held = dict(model.named_parameters())
         held.update(model.named_buffers())
         self.tensors = {n: held[n] for n in names}  # name -> the user's tensor
         self.versions = {}  # name -> its version when last in step
+        self.snapshots = {}  # frozen: name -> its values when last in step
         self.behind = False  # the device has values the module lacks
         self.busy = 0  # inside a sync or a trace: no syncing, no checks
         self.changed = None  # what replaced a tensor or submodule, if any
@@ -101,6 +107,9 @@ class ModuleSync:
 
     def _mark(self):
         self.versions = {n: t._version for n, t in self.tensors.items()}
+        if self.frozen:
+            self.snapshots = {n: t.detach().clone()
+                              for n, t in self.tensors.items()}
 
     @contextlib.contextmanager
     def quiet(self):
@@ -119,7 +128,7 @@ class ModuleSync:
             values = self.params.values()
             with torch.no_grad():
                 for name, t in self.tensors.items():
-                    t.copy_(torch.from_numpy(values[name]))
+                    t.copy_(torch.from_numpy(values[self.prefix + name]))
             self.behind = False
             self._mark()
 
@@ -137,15 +146,20 @@ class ModuleSync:
         uploads the values the user changed in place."""
         if self.changed is not None:
             raise capture.Error(
-                "%s: the model's '%s' was replaced or removed after "
+                "%s: %s's '%s' was replaced or removed after "
                 "import_module (a new layer or parameter); the captured step "
-                "would go on training the old one: import the model again"
-                % (what, self.changed))
+                "would go on with the old one: import the model again"
+                % (what, "the model" if not self.prefix else
+                   "the frozen module '%s'" % self.prefix[:-1], self.changed))
         for other in self.owners:  # what another import trained, first
             if other is not self:
                 other.read()
-        changed = {n for n, t in self.tensors.items()
-                   if t._version != self.versions[n]}
+        if self.frozen:
+            changed = {n for n, t in self.tensors.items()
+                       if not torch.equal(t, self.snapshots[n])}
+        else:
+            changed = {n for n, t in self.tensors.items()
+                       if t._version != self.versions[n]}
         if not changed:
             return
         if self.behind:
@@ -154,7 +168,7 @@ class ModuleSync:
                 "values were not yet read back; read the model (any call "
                 "or parameters()) before changing it"
                 % (what, sorted(changed)))
-        self.params.set_values({n: self.tensors[n].detach().cpu().numpy()
-                                .astype(np.float32, copy=True)
-                                for n in sorted(changed)})
+        self.params.set_values({
+            self.prefix + n: self.tensors[n].detach().cpu().numpy().astype(
+                np.float32, copy=True) for n in sorted(changed)})
         self._mark()

@@ -125,7 +125,7 @@ class Imported:
     was given) and the model's forward, over one set of weights."""
 
     def __init__(self, model, loss_fn, example_inputs, optimizer, adamw,
-                 max_grad_norm, device, target):
+                 max_grad_norm, device, target, frozen):
         self.names = [n for n, _ in model.named_parameters()]
         self.params = capture.Params(device)
         self._weights = {}  # name -> capture.Weight, once declared
@@ -143,6 +143,24 @@ class Imported:
         self._requires_grad = {n: r for n, _, r in tensors}
         self._sync = ModuleSync(model, self.params,
                                 [n for n, _, _ in tensors])
+        # Modules the loss reads and this step never trains (a target
+        # network, the critics of an actor's loss): read-only weights named
+        # '<key>.<name>', compared by value at every step.
+        self._frozen, self._frozen_ids = [], {}
+        own = {id(t) for t in self._sync.tensors.values()}
+        for key, module in frozen.items():
+            names = [n for n, _ in module.named_parameters()] + \
+                [n for n, b in module.named_buffers()
+                 if b.dtype == torch.float32]
+            sync = ModuleSync(module, self.params, names, key + ".",
+                              frozen=True)
+            self._frozen.append(sync)
+            for n, t in sync.tensors.items():
+                if id(t) in self._frozen_ids or id(t) in own:
+                    raise capture.Error(
+                        "frozen: '%s.%s' is also the model's or another "
+                        "frozen module's tensor" % (key, n))
+                self._frozen_ids[id(t)] = key + "." + n
         self._model = model
         self._optimizer = optimizer
         self._target = target
@@ -167,7 +185,10 @@ class Imported:
             self._weights[name] = self.params.weight(
                 name, list(t.shape), trainable=trainable, loc=self._where)
             values[name] = t.detach().cpu().numpy().copy()
-        for name, t in self._pending:
+        pending = list(self._pending)
+        for sync in self._frozen:
+            pending += [(sync.prefix + n, t) for n, t in sync.tensors.items()]
+        for name, t in pending:
             self._weights[name] = self.params.weight(
                 name, list(t.shape), trainable=False, loc=self._where)
             values[name] = t.detach().cpu().numpy().copy()
@@ -248,6 +269,9 @@ class Imported:
         for node in gm.graph.nodes:  # tensor constants: read-only weights
             if node.op == "get_attr":
                 value = getattr(gm, node.target)
+                if id(value) in self._frozen_ids:
+                    self._constants[id(value)] = self._frozen_ids[id(value)]
+                    continue
                 if isinstance(value, torch.nn.Parameter):
                     continue  # another module's: refused where it is read
                 if value.dtype != torch.float32:
@@ -287,7 +311,7 @@ class Imported:
         self._require_step()
         arrays = self._arrays(inputs, kwargs)
         self._first.signature.check_names(arrays)
-        self._sync.before("step")
+        self._before("step")
         shaped = self._for_shapes(arrays)
         arrays = shaped.signature.runtime(arrays)
         self._follow_optimizer()
@@ -325,6 +349,13 @@ class Imported:
             self._active = shaped
         return shaped
 
+    def _before(self, what):
+        """The user's changes to the model and the frozen modules, before a
+        step or forward (the sync rule)."""
+        self._sync.before(what)
+        for sync in self._frozen:
+            sync.before(what)
+
     def _follow_optimizer(self):
         opt = self._optimizer
         if opt is None:
@@ -349,7 +380,7 @@ class Imported:
         """The model's forward on the current (trained) weights, traced and
         recorded once per input shape."""
         arrays = self._arrays(inputs, kwargs)
-        self._sync.before("forward")
+        self._before("forward")
         signature, _, forward = self._forward_for(arrays)
         return forward(signature.runtime(arrays))
 
@@ -428,7 +459,9 @@ class Imported:
         self._sync.trained()
 
     def state_dict(self):
-        """The current weights by PyTorch's names, as numpy arrays."""
+        """The current weights by PyTorch's names, as numpy arrays (the
+        user's changes to the model and frozen modules first)."""
+        self._before("state_dict")
         return self.params.values()
 
     def load_into(self, model):
@@ -441,6 +474,7 @@ class Imported:
     def to_mlir(self, forward_inputs=None):
         """The module as `.mlir` text for capture-aot: entry 'train' (at the
         example inputs' shapes) and, given {name: array}, 'forward'."""
+        self._before("to_mlir")
         t = capture.Tracer(self.params)
         if self._first is not None:
             first = self._first
@@ -468,7 +502,7 @@ class Imported:
         self._require_step()
         arrays = self._arrays(inputs, kwargs)
         self._first.signature.check_names(arrays)
-        self._sync.before("step")
+        self._before("step")
         shaped = self._for_shapes(arrays)
         self._follow_optimizer()
         out = shaped.step.profile(shaped.signature.runtime(arrays))
@@ -498,13 +532,16 @@ class Imported:
 def import_module(model, loss_fn=None, example_inputs=None, *,
                   optimizer=None, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
                   weight_decay=0.01, max_grad_norm=None, device=None,
-                  target="lavapipe"):
+                  target="lavapipe", frozen=None):
     """Imports `model` (a torch.nn.Module) and, given `loss_fn(model,
     **inputs)` with `example_inputs` {name: array} for its inputs, its
     training step: AdamW (from `optimizer`, a torch.optim.AdamW over the
     model's parameters, or lr/betas/eps/weight_decay) after
     clip_grad_norm_(max_grad_norm) when given. The weights start at the
-    model's current values. Returns an Imported."""
+    model's current values. `frozen` ({name: module}) are the other modules
+    the loss reads and this step does not train (a target network): their
+    tensors are read-only weights, uploaded again whenever the user changes
+    them (a soft update through .data too). Returns an Imported."""
     if not isinstance(model, torch.nn.Module):
         raise capture.Error("model: expected a torch.nn.Module, got %s"
                             % type(model).__name__)
@@ -513,5 +550,15 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
     params = list(model.named_parameters())
     adamw = _optimizer_settings(optimizer, params, lr, betas, eps,
                                 weight_decay)
+    frozen = dict(frozen or {})
+    for key, module in frozen.items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise capture.Error("frozen: the names are identifiers ('target_"
+                                "network'), got %r" % (key,))
+        if not isinstance(module, torch.nn.Module):
+            raise capture.Error("frozen['%s']: expected a torch.nn.Module, "
+                                "got %s" % (key, type(module).__name__))
+        if module is model:
+            raise capture.Error("frozen['%s'] is the model itself" % key)
     return Imported(model, loss_fn, example_inputs or {}, optimizer, adamw,
-                    max_grad_norm, device, target)
+                    max_grad_norm, device, target, frozen)

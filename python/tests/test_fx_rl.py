@@ -392,6 +392,108 @@ class RLTest(unittest.TestCase):
                  "actions": torch.randn(16, 2, generator=g)}
         self.seeded_steps(SquashedActor, smoothed_target_loss, batch)
 
+    def test_dqn_target_network_and_soft_updates(self):
+        """DQN with a target network read under no_grad (a frozen module),
+        its soft update written through .data and a hard update with
+        load_state_dict between steps: each step reads the target's values
+        of that moment, as PyTorch's does."""
+        batch = self.dqn_batch()
+        torch.manual_seed(0)
+        q, target = QNetwork(), QNetwork()
+        target.load_state_dict(q.state_dict())
+        tq, ttarget = QNetwork(), QNetwork()
+        tq.load_state_dict(q.state_dict())
+        ttarget.load_state_dict(q.state_dict())
+
+        def loss_with(target_network):
+            def dqn_target_loss(q_network, observations, actions, rewards,
+                                next_observations, dones, gamma=0.99):
+                with torch.no_grad():
+                    target_max, _ = target_network(next_observations).max(
+                        dim=1)
+                    td_target = rewards.flatten() + gamma * target_max * (
+                        1 - dones.flatten())
+                old_val = q_network(observations).gather(1, actions).squeeze()
+                return F.mse_loss(td_target, old_val)
+            return dqn_target_loss
+
+        with self.assertRaisesRegex(capture.fx.Unsupported,
+                                    "not the model's .*frozen="):
+            capture.fx.import_module(q, loss_with(target), batch,
+                                     device=self.device)
+        opt = torch.optim.Adam(q.parameters(), lr=1e-3)
+        topt = torch.optim.Adam(tq.parameters(), lr=1e-3)
+        step = capture.fx.import_module(q, loss_with(target), batch,
+                                        optimizer=opt, max_grad_norm=10.0,
+                                        frozen={"target": target},
+                                        device=self.device)
+        self.assertIn("target.network.0.weight", step.state_dict())
+        tau = 0.5
+        for k in range(8):
+            out = step.step(batch)
+            want = torch_train(tq, loss_with(ttarget), batch, topt, 10.0, 1)
+            check_steps(self, [out], want)
+            for net, tnet in ((target, q), (ttarget, tq)):
+                if k % 2 == 1:  # the soft update, as written in DQN/SAC/TD3
+                    for t_param, param in zip(net.parameters(),
+                                              tnet.parameters()):
+                        t_param.data.copy_(tau * param.data +
+                                           (1.0 - tau) * t_param.data)
+                if k == 4:
+                    net.load_state_dict(tnet.state_dict())
+        np.testing.assert_allclose(
+            step.state_dict()["target.network.4.bias"],
+            ttarget.network[4].bias.detach().numpy(), rtol=1e-4, atol=1e-5)
+
+    def test_sac_actor_with_frozen_critics(self):
+        """SAC's actor loss: min of two critics (frozen for this step) of
+        the actor's rsample'd action, with the log-prob correction."""
+
+        class SoftQ(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc1 = nn.Linear(3 + 2, 32)
+                self.fc2 = nn.Linear(32, 1)
+
+            def forward(self, x, a):
+                return self.fc2(F.relu(self.fc1(torch.cat([x, a], 1))))
+
+        torch.manual_seed(0)
+        qf1, qf2 = SoftQ(), SoftQ()
+
+        def actor_loss(actor, observations, alpha=0.2):
+            pi, log_pi = actor.get_action(observations)
+            qf1_pi = qf1(observations, pi)
+            qf2_pi = qf2(observations, pi)
+            min_qf_pi = torch.min(qf1_pi, qf2_pi)
+            return ((alpha * log_pi) - min_qf_pi).mean()
+
+        g = torch.Generator().manual_seed(11)
+        batch = {"observations": torch.randn(16, 3, generator=g)}
+        torch.manual_seed(0)
+        actor, twin = SquashedActor(), SquashedActor()
+        twin.load_state_dict(actor.state_dict())
+        opt = torch.optim.Adam(actor.parameters(), lr=3e-4)
+        topt = torch.optim.Adam(twin.parameters(), lr=3e-4)
+        step = capture.fx.import_module(actor, actor_loss, batch,
+                                        optimizer=opt, max_grad_norm=1e30,
+                                        frozen={"qf1": qf1, "qf2": qf2},
+                                        device=self.device)
+        for k in range(STEPS):
+            torch.manual_seed(200 + k)
+            out = step.step(batch)
+            torch.manual_seed(200 + k)
+            res = actor_loss(twin, **batch)
+            topt.zero_grad()
+            res.backward()
+            norm = nn.utils.clip_grad_norm_(twin.parameters(), 1e30)
+            topt.step()
+            check_steps(self, [out], [(float(res), float(norm))])
+            # The critics' own update, between the actor's steps.
+            with torch.no_grad():
+                for p in list(qf1.parameters()) + list(qf2.parameters()):
+                    p.mul_(0.99)
+
     def test_forward_with_index_inputs(self):
         torch.manual_seed(0)
         net = QNetwork()
