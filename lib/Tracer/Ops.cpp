@@ -75,6 +75,27 @@ struct OpBuilderFor {
         });
   }
 
+  /// A comparison's 0/1 mask, broadcast as binary() does.
+  static Tensor compare(ComparePredicate predicate, const At &a, const At &b,
+                        const char *name) {
+    return two(a, b, name,
+               [&](TraceState &s, const TracedValue &x, const TracedValue &y,
+                   Location loc) -> Operation * {
+                 FailureOr<SmallVector<int64_t>> shape =
+                     broadcastShapes(x.shape, y.shape);
+                 if (failed(shape)) {
+                   s.fail(a.loc, std::string(name) + ": shapes " +
+                                     formatShape(x.shape) + " and " +
+                                     formatShape(y.shape) +
+                                     " do not broadcast (trailing "
+                                     "dimensions must be equal or 1)");
+                   return nullptr;
+                 }
+                 return CompareOp::create(s.builder, loc, s.f32(*shape),
+                                          predicate, x.value, y.value);
+               });
+  }
+
   /// A rank-0 constant at the line of `like`, in its trace.
   static Tensor scalar(const At &like, float value) {
     TraceState *s = begin(like);
@@ -328,6 +349,36 @@ Tensor stopGradient(At x) {
 }
 Tensor clamp(At x, float lo, float hi) {
   return OpBuilderFor::clamp(x, lo, hi);
+}
+
+/// The dialect's predicate of `c`.
+static ComparePredicate predicateOf(Compare c) {
+  switch (c) {
+  case Compare::Eq:
+    return ComparePredicate::eq;
+  case Compare::Ne:
+    return ComparePredicate::ne;
+  case Compare::Lt:
+    return ComparePredicate::lt;
+  case Compare::Le:
+    return ComparePredicate::le;
+  case Compare::Gt:
+    return ComparePredicate::gt;
+  case Compare::Ge:
+    return ComparePredicate::ge;
+  }
+  return ComparePredicate::eq;
+}
+
+Tensor compare(Compare predicate, At a, const At &b) {
+  // A comparison has no gradient: autodiff sees constants (as PyTorch's
+  // bool result carries none).
+  Tensor x = stopGradient(a), y = stopGradient(b);
+  return OpBuilderFor::compare(predicateOf(predicate), At(x, a.loc),
+                               At(y, b.loc), "compare");
+}
+Tensor compare(Compare predicate, At a, float b) {
+  return compare(predicate, a, At(OpBuilderFor::scalar(a, b), a.loc));
 }
 
 Tensor matmul(At a, const At &b, MatmulOptions options) {

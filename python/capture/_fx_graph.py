@@ -1,6 +1,6 @@
 """capture.fx's tracing: make_fx with each node's grad mode and user line,
 and the ATen graph replayed as Capture tracer ops (the translations are
-_fx_ops.py's)."""
+_fx_ops.py and _fx_masks.py)."""
 
 import contextlib
 import operator
@@ -11,8 +11,9 @@ import torch
 import torch.fx.experimental.proxy_tensor as _proxy
 
 import capture
-from capture._fx_ops import (DRAWS, OPS, SHAPES, Ints, LogSoftmax, Refused,
-                             Transposed, Unsupported, _no, aten, is_value)
+from capture._fx_ops import DRAWS, OPS, SHAPES
+from capture._fx_values import (Ints, LogSoftmax, Refused, Transposed,
+                                Unsupported, _no, aten, is_value)
 
 _TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
 _CAPTURE_DIR = os.path.dirname(os.path.abspath(capture.__file__)) + os.sep
@@ -128,11 +129,12 @@ class _Graph:
     placeholders are the weights (by name) and then the inputs."""
 
     def __init__(self, gm, weight_names, input_names, trainable, weights,
-                 constants, what):
+                 constants, scalars, what):
         self.gm = gm
         self.what = what
         self.weights = weights
         self.constants = constants
+        self.scalars = scalars
         self.inputs = list(input_names)
         nodes = list(gm.graph.nodes)
         placeholders = [n for n in nodes if n.op == "placeholder"]
@@ -267,6 +269,8 @@ class _Graph:
     def _constant(self, node, loc):
         held = getattr(self.gm, node.target)
         key = id(held)
+        if key in self.scalars:
+            return self.scalars[key]
         if key not in self.constants:
             raise Unsupported(
                 "%s reads a parameter of shape %s that is not the model's "

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 import capture
-from capture._fx_ops import Ints
+from capture._fx_values import Ints
 
 
 def _as_array(name, value):
@@ -96,7 +96,7 @@ class _Signature:
     def runtime(self, arrays, draw=True):
         """`arrays`, of exactly this signature's names, dtypes and shapes
         (the caller found it by them), for the runtime: int inputs
-        flattened (the step declares them 1-D; see _fx_ops.Ints), the
+        flattened (the step declares them 1-D; see _fx_values.Ints), the
         host-made casts added, and the noise drawn from torch's generator
         (zeros with `draw` false: a recording's example, which must not
         move the user's random stream)."""

@@ -10,114 +10,10 @@ import math
 import numpy as np
 import torch
 
-import capture
-
-aten = torch.ops.aten
-
-# F.one_hot checks its values' range (a host read make_fx refuses): while
-# tracing it is this op (fx.py swaps it in), one node that computes the same.
-_LIBRARY = torch.library.Library("capture", "DEF")
-_LIBRARY.define("one_hot(Tensor self, int num_classes) -> Tensor")
-_LIBRARY.impl("one_hot", lambda t, n: torch._C._nn.one_hot(t, n), "CPU")
-
-
-class Unsupported(capture.Error):
-    """An op, module or argument the importer does not translate."""
-
-    code = 2
-
-
-def _no(what, hint=""):
-    raise Unsupported("%s is not supported%s" % (what, hint and "; " + hint))
-
-
-class Ints:
-    """An int tensor (indices: actions, labels) as a view of a flat int32
-    input. Capture computes nothing on integers, so an int value is the
-    input it comes from (1-D, as the step declares every int input) and
-    `index`, the numpy array of positions into it that PyTorch's view ops
-    made (squeeze, unsqueeze, view, expand, slice). A consumer takes the
-    input itself when `index` is the identity, and refuses otherwise."""
-
-    def __init__(self, base, index):
-        self.base = base
-        self.index = index
-
-    @property
-    def shape(self):
-        return list(self.index.shape)
-
-    def flat(self, what):
-        """The input, when this value is all of it in order."""
-        if not np.array_equal(self.index.ravel(),
-                              np.arange(self.index.size)) or \
-                self.index.size != self.base.shape[0]:
-            _no("%s of a reordered or repeated view of an integer input"
-                % what, "pass the indices as they are used")
-        return self.base
-
-
-class Refused:
-    """A value the importer cannot make (argmax indices, a random sample):
-    an error only where it is used."""
-
-    def __init__(self, why):
-        self.why = why
-
-
-def is_value(x):
-    return isinstance(x, (capture.Tensor, capture.Weight))
-
-
-def _check(x, what):
-    if isinstance(x, Refused):
-        raise Unsupported(x.why + " (used by %s)" % what)
-    if isinstance(x, Ints):
-        _no("%s of an integer tensor" % what, "Capture computes on float32; "
-            "integer inputs can index (gather, one_hot, cross_entropy, "
-            "embedding) and change views")
-    return x
-
-
-def _shape(x):
-    if isinstance(x, Refused):
-        raise Unsupported(x.why)
-    return list(x.shape)
-
-
-def _axis(d, rank, what):
-    if d < -max(rank, 1) or d >= max(rank, 1):
-        raise IndexError("%s: dimension %d out of range for rank %d"
-                         % (what, d, rank))
-    return d % rank if rank else 0
-
-
-def _dims(dims, rank, what):
-    if dims is None or (isinstance(dims, (list, tuple)) and not dims):
-        return None  # every dimension
-    dims = [dims] if isinstance(dims, int) else list(dims)
-    return sorted({_axis(d, rank, what) for d in dims})
-
-
-def _reduce(c, fn, x, dims, keepdim, what):
-    x = _check(x, what)
-    shape = _shape(x)
-    dims = _dims(dims, len(shape), what)
-    if dims is None or len(dims) == len(shape):
-        out = getattr(c, fn)(x)
-        return c.reshape(out, [1] * len(shape)) if keepdim else out
-    out = x
-    for d in reversed(dims):
-        out = getattr(c, fn)(out, d)
-    if keepdim:
-        out = c.reshape(out, [1 if i in dims else n
-                              for i, n in enumerate(shape)])
-    return out
-
-
-def _count(shape, dims):
-    dims = range(len(shape)) if dims is None else dims
-    return int(np.prod([shape[d] for d in dims])) if shape else 1
+from capture import _fx_masks as m
+from capture._fx_values import (Ints, LogSoftmax, Mask, Refused, Transposed,
+                                _axis, _check, _count, _dims, _no, _reduce,
+                                _shape, aten, is_value)
 
 
 # Arithmetic. ATen passes Python numbers as they are.
@@ -189,14 +85,6 @@ def _clamp_tensor(c, x, lo=None, hi=None):
 
 # Matmuls: aten.t of a weight feeding addmm/mm is folded into the matmul's
 # transpose flag (fx.py skips t nodes whose every use is such an operand).
-
-class Transposed:
-    """aten.t(x) that a matmul reads with its transpose flag."""
-
-    def __init__(self, x):
-        self.x = x
-
-
 def _matmul(c, a, b):
     ta, tb = isinstance(a, Transposed), isinstance(b, Transposed)
     a, b = (a.x if ta else a), (b.x if tb else b)
@@ -340,6 +228,8 @@ def _expand(c, x, sizes, implicit=False):
               for i, n in enumerate(sizes)]
     if isinstance(x, Ints):
         return Ints(x.base, np.broadcast_to(x.index, target))
+    if isinstance(x, Mask):
+        return Mask(_expand(c, x.value, sizes))
     x = _check(x, "expand")
     return x if target == shape else c.broadcast_to(x, target)
 
@@ -398,6 +288,12 @@ def _to_copy(c, x, dtype=None, layout=None, device=None, pin_memory=None,
              non_blocking=False, memory_format=None):
     if dtype is None:
         return x
+    if isinstance(x, Mask):
+        if dtype == torch.float32:
+            return x.value
+        if dtype == torch.bool:
+            return x
+        _no("a cast of a bool tensor to %s" % dtype, "use .float()")
     if isinstance(x, Ints):
         if dtype in (torch.int64, torch.int32):
             return x
@@ -472,16 +368,6 @@ def _nll_loss(c, logp, target, weight=None, reduction=1, ignore_index=-100):
         loss = c.neg(c.mean(c.sum(picked, 1)))
     return (loss, Refused("nll_loss's total weight is not supported"))
 
-
-class LogSoftmax:
-    """log_softmax(logits, 1) of rank 2, remembered so that nll_loss over it
-    becomes cross_entropy (fx.py turns it into the tensor elsewhere)."""
-
-    def __init__(self, logits, value):
-        self.logits = logits
-        self.value = value
-
-
 def _mse_loss(c, a, b, reduction=1):
     a, b = _check(a, "mse_loss"), _check(b, "mse_loss")
     if reduction == 1:
@@ -507,7 +393,6 @@ def _layer_norm(c, x, shape, weight, bias, eps):
         out = c.add(out, bias)
     return (out, Refused("layer_norm's saved mean"),
             Refused("layer_norm's saved rstd"))
-
 
 def _random(name):
     def fn(c, *args, **kwargs):
@@ -631,9 +516,29 @@ OPS = {
     aten.bernoulli.default: _random("bernoulli"),
     aten.bernoulli_.float: _random("bernoulli_"),
     aten.multinomial.default: _random("multinomial"),
-    aten.where.self: _needs_op("torch.where", _NEW_OP),
-    aten.abs.default: _needs_op("abs", _NEW_OP),
+    aten.where.self: m._where,
+    aten.masked_fill.Scalar: m._masked_fill,
+    aten.masked_fill.Tensor: m._masked_fill,
+    aten.index_put.default: m._index_put,
+    aten.abs.default: m._abs, aten.sign.default: m._sign,
+    aten.leaky_relu.default: m._leaky_relu, aten.elu.default: m._elu,
+    aten.softplus.default: m._softplus, aten.gelu.default: m._gelu,
+    aten.smooth_l1_loss.default: m._smooth_l1,
+    aten.huber_loss.default: m._huber,
+    aten.logical_not.default: m._logical("not"),
+    aten.bitwise_not.default: m._logical("not"),
+    aten.logical_and.default: m._logical("and"),
+    aten.bitwise_and.Tensor: m._logical("and"),
+    aten.logical_or.default: m._logical("or"),
+    aten.bitwise_or.Tensor: m._logical("or"),
+    aten.scalar_tensor.default: lambda c, v, **kw: float(v),
     aten.floor.default: _needs_op("floor", _NEW_OP),
+    aten.lt.Tensor: m._compare("lt"), aten.lt.Scalar: m._compare("lt"),
+    aten.le.Tensor: m._compare("le"), aten.le.Scalar: m._compare("le"),
+    aten.gt.Tensor: m._compare("gt"), aten.gt.Scalar: m._compare("gt"),
+    aten.ge.Tensor: m._compare("ge"), aten.ge.Scalar: m._compare("ge"),
+    aten.eq.Tensor: m._compare("eq"), aten.eq.Scalar: m._compare("eq"),
+    aten.ne.Tensor: m._compare("ne"), aten.ne.Scalar: m._compare("ne"),
     aten.ceil.default: _needs_op("ceil", _NEW_OP),
     aten.argmax.default: _needs_op("argmax", _NEW_OP),
 }

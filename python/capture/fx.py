@@ -35,7 +35,7 @@ from torch.nn.utils.stateless import _reparametrize_module
 import capture
 from capture._fx_graph import _NO_LOC, _Graph, _trace, _where
 from capture._fx_inputs import _Signature, _as_array, _suggest
-from capture._fx_ops import Unsupported
+from capture._fx_values import Unsupported
 from capture._fx_sync import ModuleSync
 
 __all__ = ["import_module", "Imported", "Unsupported", "MAX_SHAPES"]
@@ -130,6 +130,8 @@ class Imported:
         self.params = capture.Params(device)
         self._weights = {}  # name -> capture.Weight, once declared
         self._constants = {}  # id(tensor) -> its weight's name
+        self._constant_values = {}  # a constant weight's name -> its values
+        self._scalars = {}  # id(0-d tensor constant) -> its number
         self._pending = []  # (name, tensor): constants to declare
         self._where = _class_location(model)
         tensors = [(n, p, p.requires_grad)
@@ -268,32 +270,45 @@ class Imported:
             gm = _trace(call, examples, what)
         for node in gm.graph.nodes:  # tensor constants: read-only weights
             if node.op == "get_attr":
-                value = getattr(gm, node.target)
-                if id(value) in self._frozen_ids:
-                    self._constants[id(value)] = self._frozen_ids[id(value)]
-                    continue
-                if isinstance(value, torch.nn.Parameter):
-                    continue  # another module's: refused where it is read
-                if value.dtype != torch.float32:
-                    raise Unsupported(
-                        "%s: a %s tensor constant; constants are float32"
-                        % (_where(node.meta.get("loc", _NO_LOC)),
-                           value.dtype))
-                if id(value) not in self._constants:
-                    if self._pending is None:
-                        raise Unsupported(
-                            "%s: a tensor constant the loss does not read; "
-                            "pass it as an input"
-                            % _where(node.meta.get("loc", _NO_LOC)))
-                    name = "_constant%d" % len(self._constants)
-                    self._constants[id(value)] = name
-                    self._pending.append((name, value))
+                self._constant(getattr(gm, node.target),
+                               node.meta.get("loc", _NO_LOC))
         graph = _Graph(gm, weights, inputs, self._requires_grad,
-                       self._weights, self._constants, what)
+                       self._weights, self._constants, self._scalars, what)
         graph.check()
         signature.cast(set(graph.casts.values()))
         signature.draws = list(graph.noise.values())
         return graph
+
+    def _constant(self, value, loc):
+        """A tensor the trace holds as a constant: a frozen module's, a
+        number made a tensor (0-d: a Python number), or a read-only weight
+        (constants made inside the loss are new objects at every trace: an
+        equal one is the same weight)."""
+        key = id(value)
+        if key in self._frozen_ids:
+            self._constants[key] = self._frozen_ids[key]
+            return
+        if isinstance(value, torch.nn.Parameter) or key in self._constants:
+            return  # another module's: refused where it is read
+        if value.dtype != torch.float32:
+            raise Unsupported("%s: a %s tensor constant; constants are "
+                              "float32" % (_where(loc), value.dtype))
+        if value.dim() == 0:
+            self._scalars[key] = float(value)
+            return
+        for name, held in self._constant_values.items():
+            if held.shape == value.shape and torch.equal(held, value):
+                self._constants[key] = name
+                return
+        if self._pending is None:
+            raise Unsupported(
+                "%s: a tensor constant that was not there when the step was "
+                "first traced (its values depend on the input shapes?); pass "
+                "it as an input" % _where(loc))
+        name = "_constant%d" % len(self._constant_values)
+        self._constants[key] = name
+        self._constant_values[name] = value.detach().clone()
+        self._pending.append((name, value))
 
     @staticmethod
     def _arrays(inputs, kwargs):
@@ -344,8 +359,9 @@ class Imported:
             shaped.step.restore_optimizer(state["m"], state["v"],
                                           int(state["step"]))
             shaped.step.set_learning_rate(self._lr)
-            shaped.step.set_max_grad_norm(
-                old.train_state()["max_grad_norm"])
+            limit = old.train_state()["max_grad_norm"]
+            if limit is not None:  # None: imported without clipping
+                shaped.step.set_max_grad_norm(limit)
             self._active = shaped
         return shaped
 

@@ -245,6 +245,29 @@ void python::bindOps(py::module_ &m) {
   bin("minimum", Binary::Minimum);
   bin("maximum", Binary::Maximum);
   m.def(
+      "compare",
+      [](const std::string &predicate, const py::object &a,
+         const py::object &b, py::object loc) {
+        static const std::pair<const char *, Compare> names[] = {
+            {"eq", Compare::Eq}, {"ne", Compare::Ne}, {"lt", Compare::Lt},
+            {"le", Compare::Le}, {"gt", Compare::Gt}, {"ge", Compare::Ge}};
+        const Compare *which = nullptr;
+        for (const auto &[name, c] : names)
+          if (predicate == name)
+            which = &c;
+        if (!which)
+          throw py::value_error("compare: predicate '" + predicate +
+                                "'; expected eq, ne, lt, le, gt or ge");
+        SourceLoc at = locate(loc);
+        At x = operand(a, at, "compare");
+        if (isScalar(b))
+          return compare(*which, x, py::cast<float>(b));
+        return compare(*which, x, operand(b, at, "compare"));
+      },
+      py::arg("predicate"), py::arg("a"), py::arg("b"),
+      py::arg("loc") = py::none(),
+      "a <predicate> b as a 0/1 float mask (no gradient).");
+  m.def(
       "neg",
       [](const py::object &x, py::object loc) {
         return -operand(x, locate(loc), "neg");

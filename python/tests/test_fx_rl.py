@@ -494,6 +494,76 @@ class RLTest(unittest.TestCase):
                 for p in list(qf1.parameters()) + list(qf2.parameters()):
                     p.mul_(0.99)
 
+    def test_masks_activations_and_robust_losses(self):
+        """Comparisons and what RL code writes with them: where, a clip
+        fraction, masked_fill, abs, LeakyReLU, ELU, Softplus, tanh-GELU,
+        smooth L1 and Huber losses."""
+
+        class Mixed(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Sequential(nn.Linear(4, 16), nn.LeakyReLU(0.1))
+                self.b = nn.Sequential(nn.Linear(16, 16), nn.ELU())
+                self.c = nn.Sequential(nn.Linear(16, 3),
+                                       nn.GELU(approximate="tanh"))
+
+            def forward(self, x):
+                return self.c(self.b(self.a(x)))
+
+        def loss(model, observations, targets, clip=0.3):
+            out = model(observations)
+            spread = F.softplus(out[:, 1]) + 0.1
+            d = out[:, 0] - targets
+            with torch.no_grad():
+                clipfrac = ((d.abs() > clip).float()).mean()
+            robust = F.smooth_l1_loss(out[:, 0], targets, beta=0.5) + \
+                F.huber_loss(out[:, 2], targets, delta=0.7)
+            picked = torch.where(d > 0, d * spread, -d)
+            masked = out.masked_fill(out < -0.05, 0.0).sum(1)
+            return {"loss": robust + picked.mean() + 0.1 * masked.mean() +
+                    0.01 * out.abs().mean(), "clipfrac": clipfrac}
+
+        g = torch.Generator().manual_seed(12)
+        batch = {"observations": torch.randn(32, 4, generator=g),
+                 "targets": torch.randn(32, generator=g)}
+        _, _, ours = self.train_both(Mixed, loss, batch,
+                                     lambda p: torch.optim.Adam(p, lr=1e-3))
+        self.assertTrue(0 < float(ours[0]["clipfrac"]) < 1)
+
+    def test_ppg_kl_between_categoricals(self):
+        """PPG's auxiliary phase: kl_divergence of two Categoricals (its
+        masked assignments of inf and 0) and a value head on
+        hidden.detach()."""
+
+        class PPGNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Sequential(nn.Linear(4, 32), nn.Tanh())
+                self.pi = nn.Linear(32, 3)
+                self.aux_value = nn.Linear(32, 1)
+                self.value = nn.Sequential(nn.Linear(4, 32), nn.Tanh(),
+                                           nn.Linear(32, 1))
+
+        def aux_loss(net, obs, old_logits, returns):
+            hidden = net.body(obs)
+            new = Categorical(logits=net.pi(hidden))
+            old = Categorical(logits=old_logits)
+            kl = torch.distributions.kl_divergence(old, new).mean()
+            aux = 0.5 * ((net.aux_value(hidden).squeeze(-1) - returns) ** 2
+                         ).mean()
+            v = 0.5 * ((net.value(obs).squeeze(-1) - returns) ** 2).mean()
+            # The value head over the detached features: no gradient to
+            # the body through it.
+            detached = net.aux_value(hidden.detach()).mean()
+            return aux + kl + v + 0.1 * detached
+
+        g = torch.Generator().manual_seed(13)
+        batch = {"obs": torch.randn(24, 4, generator=g),
+                 "old_logits": torch.randn(24, 3, generator=g),
+                 "returns": torch.randn(24, generator=g)}
+        self.train_both(PPGNet, aux_loss, batch,
+                        lambda p: torch.optim.Adam(p, lr=5e-4, eps=1e-5))
+
     def test_forward_with_index_inputs(self):
         torch.manual_seed(0)
         net = QNetwork()
@@ -634,6 +704,29 @@ class RLTest(unittest.TestCase):
             imported2.step(batch)
         self.assertEqual(imported.train_state()["step"], step)
 
+    def test_constants_made_in_the_loss(self):
+        """A tensor made inside the loss is a read-only constant, the same
+        weight at every shape; a 0-d one is a number."""
+        def loss(q_network, observations):
+            scale = torch.tensor([1.0, 0.5, 2.0])
+            bias = torch.tensor(0.25)
+            return ((q_network(observations) * scale + bias) ** 2).mean()
+        torch.manual_seed(0)
+        net, twin = QNetwork(), QNetwork()
+        twin.load_state_dict(net.state_dict())
+        step = capture.fx.import_module(net, loss, {"observations":
+                                                    torch.zeros(8, 4)},
+                                        lr=1e-3, device=self.device)
+        topt = torch.optim.AdamW(twin.parameters(), lr=1e-3)
+        g = torch.Generator().manual_seed(14)
+        for n in (8, 5, 8):
+            obs = torch.randn(n, 4, generator=g)
+            check_steps(self, [step.step(observations=obs)],
+                        torch_train(twin, loss, {"observations": obs}, topt,
+                                    1e30, 1))
+        self.assertEqual([n for n in step.state_dict() if "constant" in n],
+                         ["_constant0"])
+
     def test_input_mistakes_each_have_their_message(self):
         batch = self.dqn_batch()
         step = capture.fx.import_module(QNetwork(), dqn_loss, batch,
@@ -665,14 +758,14 @@ class RLTest(unittest.TestCase):
     def test_unsupported_is_refused_at_import_with_the_line(self):
         def loss(q_network, observations):
             q = q_network(observations)
-            return q.abs().mean()  # no kernel yet
+            return q.floor().mean()  # no kernel yet
         with self.assertRaises(capture.fx.Unsupported) as e:
             capture.fx.import_module(QNetwork(), loss,
                                      {"observations": torch.randn(2, 4)},
                                      device=self.device)
-        self.assertIn("abs", str(e.exception))
+        self.assertIn("floor", str(e.exception))
         self.assertIn("%s:%d" % (HERE.replace("test_fx.py", "test_fx_rl.py"),
-                                 line_of(loss, "abs()")), str(e.exception))
+                                 line_of(loss, "floor()")), str(e.exception))
 
         def noisy(q_network, observations):
             q = q_network(observations)

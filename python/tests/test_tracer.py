@@ -155,6 +155,37 @@ class TracerTest(unittest.TestCase):
             lambda i: {"y": capture.stop_gradient(i["x"]) * 2.0}, p)
         np.testing.assert_array_equal(f(x=x)["y"], 2 * x)
 
+    def test_compare_is_a_mask_without_gradient(self):
+        p = capture.Params(self.device)
+        x = np.array([[-1.0, 0.0, 2.0], [np.nan, 3.0, -0.5]], np.float32)
+        y = np.array([0.0, 0.0, 2.0], np.float32)
+        for pred, want in (("lt", x < y), ("le", x <= y), ("gt", x > y),
+                           ("ge", x >= y), ("eq", x == y), ("ne", x != y)):
+            f = capture.capture(lambda i, pred=pred: {
+                "m": capture.compare(pred, i["x"], i["y"])}, p)
+            np.testing.assert_array_equal(f(x=x, y=y)["m"],
+                                          want.astype(np.float32), pred)
+        f = capture.capture(
+            lambda i: {"m": capture.compare("gt", i["x"], 0.5)}, p)
+        np.testing.assert_array_equal(f(x=x)["m"], (x > 0.5).astype(
+            np.float32))
+        with self.assertRaisesRegex(ValueError, "predicate 'gte'; expected "
+                                    "eq, ne, lt, le, gt or ge"):
+            capture.capture(lambda i: {"m": capture.compare(
+                "gte", i["x"], 0.0)}, p)(x=x)
+        # loss = sum(w * x * (w > 0)): the mask is a constant, so the
+        # gradient is x * (w > 0), never a term from the comparison.
+        w = p.weight("w", [3], capture.Init.zeros())
+        p.set_values({"w": np.array([1.0, -2.0, 3.0], np.float32)})
+        step = capture.capture_step(
+            lambda i: capture.sum(w * i["x"] * capture.compare("gt", w, 0.0)),
+            p, lr=0.1, weight_decay=0.0)
+        xs = np.array([1.0, 2.0, 4.0], np.float32)
+        out = step(x=xs)
+        self.assertAlmostEqual(float(out["loss"]), 13.0, places=5)
+        self.assertAlmostEqual(float(out["grad_norm"]), np.hypot(1.0, 4.0),
+                               places=5)
+
     def test_census_entry_graph_and_profile(self):
         p, w, b = self.linear_params()
         step = capture.capture_step(

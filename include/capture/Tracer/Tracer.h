@@ -312,6 +312,15 @@ Tensor square(At x);
 /// a training step's loss counts it as a constant, and a trainable weight
 /// the loss reaches only through it gets no gradient (`ag.stop_gradient`).
 Tensor stopGradient(At x);
+
+/// The comparisons of compare().
+enum class Compare { Eq, Ne, Lt, Le, Gt, Ge };
+
+/// `a <predicate> b` elementwise as a 0/1 f32 mask, broadcasting (torch.lt,
+/// le, gt, ge, eq, ne as float); NaN compares false except for Ne. It
+/// carries no gradient (a mask is a constant for autodiff).
+Tensor compare(Compare predicate, At a, const At &b);
+Tensor compare(Compare predicate, At a, float b);
 /// Clamps every element to [lo, hi].
 Tensor clamp(At x, float lo, float hi);
 
