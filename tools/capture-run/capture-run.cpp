@@ -17,7 +17,7 @@
 // buffers and the host wall-clock time per call (with --profile, the
 // profile; with --json, all of it as one JSON object). Errors: "capture-run:
 // error: ..." on stderr and exit code 1, also when a training step was
-// refused; bad usage: the usage text and exit code 2.
+// refused; bad usage: the message, a pointer to --help and exit code 2.
 //
 //===----------------------------------------------------------------------===//
 

@@ -188,7 +188,7 @@ std::optional<std::string> checkForwardOptions(const Options &opts,
 /// Prints the usage text to stdout (options.cpp).
 void printUsage();
 
-/// Prints "capture-run: error: MESSAGE" and the usage text; returns 2.
+/// Prints "capture-run: error: MESSAGE" and a pointer to --help; returns 2.
 int usageError(const std::string &message);
 
 /// Prints "capture-run: error: MESSAGE"; returns 1.

@@ -422,7 +422,11 @@ std::optional<std::string> checkForwardOptions(const Options &opts,
 }
 
 int usageError(const std::string &message) {
-  std::fprintf(stderr, "capture-run: error: %s\n%s", message.c_str(), kUsage);
+  // One line the user can act on, not the whole usage text after it.
+  std::fprintf(stderr,
+               "capture-run: error: %s\n"
+               "capture-run: see 'capture-run --help' for the options\n",
+               message.c_str());
   return 2;
 }
 
