@@ -155,13 +155,17 @@ class _Graph:
                 self.live[n] = False
         self.folded = {n for n in nodes if n.target is aten.t.default and
                        n.users and all(_is_operand(n, u) for u in n.users)}
-        # x.long() of a float input: made on the host, as the int input
-        # 'x.long' (Capture computes nothing on integers).
-        self.casts = {n: self.slots[n.args[0]] + ".long" for n in nodes
-                      if n.target is aten._to_copy.default and
-                      n.args[0].op == "placeholder" and
-                      self.slots[n.args[0]] in self.inputs and
-                      n.kwargs.get("dtype") in (torch.int64, torch.int32)}
+        # x.long() of a float input and x.float() of an int input: made on
+        # the host, as the inputs 'x.long' and 'x.float' (Capture computes
+        # nothing on integers).
+        self.casts = {}
+        for n in nodes:
+            if n.target is aten._to_copy.default and \
+                    n.args[0].op == "placeholder" and \
+                    self.slots[n.args[0]] in self.inputs:
+                kind = _HOST_CASTS.get(n.kwargs.get("dtype"))
+                if kind:
+                    self.casts[n] = self.slots[n.args[0]] + kind
         # Random ops: drawn on the host at each call (DRAWS), inputs
         # 'noise0', 'noise1', ... in the order the loss draws them; what
         # only gives them a shape is not computed.
@@ -330,6 +334,9 @@ class _Graph:
                             "a tensor, a tuple or a dict of tensors"
                             % (_where(loc), type(result).__name__))
 
+
+_HOST_CASTS = {torch.int64: ".long", torch.int32: ".long",
+               torch.float32: ".float"}
 
 _VIEWS = {aten.view.default, aten._unsafe_view.default, aten.slice.Tensor,
           aten.select.int, aten.expand.default, aten.t.default,

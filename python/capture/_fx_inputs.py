@@ -56,14 +56,17 @@ class _Signature:
     def __init__(self, what, arrays):
         self.what = what
         self.specs = {n: (list(a.shape), a.dtype) for n, a in arrays.items()}
-        self.casts = {}  # 'x.long' -> 'x': a float input's int64 cast
+        # 'x.long' -> 'x': a float input's int64 cast ('x.float': an int
+        # input's float cast), made on the host at each call.
+        self.casts = {}
         self.draws = []  # (name, draw, shape): noise drawn at each call
 
     def cast(self, names):
-        """Adds the host-made int casts of these float inputs."""
+        """Adds the host-made casts of these inputs: 'x.long' of a float
+        input, 'x.float' of an int one (the others are no casts)."""
         for name in names:
-            source = name[:-len(".long")]
-            if self.specs[source][1] == np.float32:
+            source, kind = name.rsplit(".", 1)
+            if (self.specs[source][1] == np.int32) == (kind == "float"):
                 self.casts[name] = source
 
     def check_names(self, arrays):
@@ -107,7 +110,9 @@ class _Signature:
             out[name] = fn().numpy() if draw else \
                 np.zeros(shape, np.float32)
         for name, source in self.casts.items():
-            out[name] = _long(source, arrays[source]).reshape(-1)
+            out[name] = _long(source, arrays[source]).reshape(-1) \
+                if name.endswith(".long") else \
+                arrays[source].astype(np.float32)
         return out
 
     def tensors(self, arrays):
@@ -127,7 +132,8 @@ class _Signature:
                 out[n] = t
                 continue
             shape, dtype = self.specs[self.casts.get(n, n)]
-            dtype = np.int32 if n in self.casts else dtype
+            if n in self.casts:
+                dtype = np.int32 if n.endswith(".long") else np.float32
             out[n] = Ints(t, np.arange(int(np.prod(shape))).reshape(shape)) \
                 if dtype == np.int32 else t
         return out

@@ -704,6 +704,20 @@ class RLTest(unittest.TestCase):
             imported2.step(batch)
         self.assertEqual(imported.train_state()["step"], step)
 
+    def test_float_of_an_index_input(self):
+        """actions.float() of int actions: made on the host, then compared
+        and computed with like any float."""
+        def loss(q_network, observations, actions):
+            q = q_network(observations)
+            a = actions.float()
+            chose_one = (a == 1).float()
+            return ((q[:, 0] - a) ** 2 * (1 + chose_one)).mean()
+        g = torch.Generator().manual_seed(15)
+        batch = {"observations": torch.randn(16, 4, generator=g),
+                 "actions": torch.randint(0, 3, (16,), generator=g)}
+        self.train_both(QNetwork, loss, batch,
+                        lambda p: torch.optim.Adam(p, lr=1e-3))
+
     def test_constants_made_in_the_loss(self):
         """A tensor made inside the loss is a read-only constant, the same
         weight at every shape; a 0-d one is a number."""
