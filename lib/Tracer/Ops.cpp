@@ -55,8 +55,11 @@ struct OpBuilderFor {
     return op ? s->finish(op, a.loc) : Tensor();
   }
 
-  template <typename OpTy>
-  static Tensor binary(const At &a, const At &b, const char *name) {
+  /// Builds an elementwise op of two operands broadcast together:
+  /// `make(state, resultType, x, y, loc)` returns it.
+  template <typename Make>
+  static Tensor broadcast(const At &a, const At &b, const char *name,
+                          Make make) {
     return two(
         a, b, name,
         [&](TraceState &s, const TracedValue &x, const TracedValue &y,
@@ -71,29 +74,28 @@ struct OpBuilderFor {
                               "must be equal or 1)");
             return nullptr;
           }
-          return OpTy::create(s.builder, loc, s.f32(*shape), x.value, y.value);
+          return make(s, s.f32(*shape), x.value, y.value, loc);
         });
+  }
+
+  template <typename OpTy>
+  static Tensor binary(const At &a, const At &b, const char *name) {
+    return broadcast(a, b, name,
+                     [](TraceState &s, RankedTensorType type, Value x, Value y,
+                        Location loc) -> Operation * {
+                       return OpTy::create(s.builder, loc, type, x, y);
+                     });
   }
 
   /// A comparison's 0/1 mask, broadcast as binary() does.
   static Tensor compare(ComparePredicate predicate, const At &a, const At &b,
                         const char *name) {
-    return two(a, b, name,
-               [&](TraceState &s, const TracedValue &x, const TracedValue &y,
-                   Location loc) -> Operation * {
-                 FailureOr<SmallVector<int64_t>> shape =
-                     broadcastShapes(x.shape, y.shape);
-                 if (failed(shape)) {
-                   s.fail(a.loc, std::string(name) + ": shapes " +
-                                     formatShape(x.shape) + " and " +
-                                     formatShape(y.shape) +
-                                     " do not broadcast (trailing "
-                                     "dimensions must be equal or 1)");
-                   return nullptr;
-                 }
-                 return CompareOp::create(s.builder, loc, s.f32(*shape),
-                                          predicate, x.value, y.value);
-               });
+    return broadcast(a, b, name,
+                     [&](TraceState &s, RankedTensorType type, Value x, Value y,
+                         Location loc) -> Operation * {
+                       return CompareOp::create(s.builder, loc, type, predicate,
+                                                x, y);
+                     });
   }
 
   /// A rank-0 constant at the line of `like`, in its trace.

@@ -246,8 +246,8 @@ void python::bindOps(py::module_ &m) {
   bin("maximum", Binary::Maximum);
   m.def(
       "compare",
-      [](const std::string &predicate, const py::object &a,
-         const py::object &b, py::object loc) {
+      [](const std::string &predicate, const py::object &a, const py::object &b,
+         py::object loc) {
         static const std::pair<const char *, Compare> names[] = {
             {"eq", Compare::Eq}, {"ne", Compare::Ne}, {"lt", Compare::Lt},
             {"le", Compare::Le}, {"gt", Compare::Gt}, {"ge", Compare::Ge}};

@@ -21,6 +21,7 @@ from torch.distributions import Categorical, Normal
 import capture
 import capture.fx
 from test_fx import HERE, check_steps, line_of
+from cartpole_ppo import Agent as DiscreteAgent, ppo_loss  # noqa: E402
 
 STEPS = 20
 
@@ -32,47 +33,12 @@ def layer(i, o, std=np.sqrt(2)):
     return lin
 
 
-class DiscreteAgent(nn.Module):
-    """PPO's discrete actor-critic: two tanh MLPs."""
-
-    def __init__(self, obs=4, actions=2):
-        super().__init__()
-        self.critic = nn.Sequential(layer(obs, 64), nn.Tanh(),
-                                    layer(64, 64), nn.Tanh(),
-                                    layer(64, 1, 1.0))
-        self.actor = nn.Sequential(layer(obs, 64), nn.Tanh(),
-                                   layer(64, 64), nn.Tanh(),
-                                   layer(64, actions, 0.01))
-
-    def get_value(self, x):
-        return self.critic(x)
-
-    def get_action_and_value(self, x, action):
-        logits = self.actor(x)
-        probs = Categorical(logits=logits)
-        return action, probs.log_prob(action), probs.entropy(), self.critic(x)
-
-
 def ppo_discrete_loss(agent, obs, actions, logprobs, advantages, returns,
-                      values, clip_coef=0.2, ent_coef=0.01, vf_coef=0.5):
-    _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-        obs, actions.long())
-    logratio = newlogprob - logprobs
-    ratio = logratio.exp()
-    with torch.no_grad():
-        approx_kl = ((ratio - 1) - logratio).mean()
-    mb_advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
-    pg_loss1 = -mb_advantages * ratio
-    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
-    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-    newvalue = newvalue.view(-1)
-    v_loss_unclipped = (newvalue - returns) ** 2
-    v_clipped = values + torch.clamp(newvalue - values, -clip_coef, clip_coef)
-    v_loss_clipped = (v_clipped - returns) ** 2
-    v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
-    entropy_loss = entropy.mean()
-    loss = pg_loss - ent_coef * entropy_loss + v_loss * vf_coef
-    return {"loss": loss, "approx_kl": approx_kl}
+                      values):
+    """The CartPole example's PPO loss (examples/python/cartpole_ppo.py,
+    the loss of single-file PPO agents), with an entropy bonus."""
+    return ppo_loss(agent, obs, actions, logprobs, advantages, returns,
+                    values, ent_coef=0.01)
 
 
 class ContinuousAgent(nn.Module):
