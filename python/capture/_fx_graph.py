@@ -11,7 +11,7 @@ import torch
 import torch.fx.experimental.proxy_tensor as _proxy
 
 import capture
-from capture._fx_ops import DRAWS, OPS, SHAPES
+from capture._fx_ops import DRAWS, OPS, SHAPES, _amax, _amin, first_extreme
 from capture._fx_values import (Ints, LogSoftmax, Refused, Transposed,
                                 Unsupported, _no, aten, is_value)
 
@@ -129,8 +129,9 @@ class _Graph:
     placeholders are the weights (by name) and then the inputs."""
 
     def __init__(self, gm, weight_names, input_names, trainable, weights,
-                 constants, scalars, what):
+                 constants, scalars, aranges, what):
         self.gm = gm
+        self.aranges = aranges  # argmax-like node -> its arange's weight
         self.what = what
         self.weights = weights
         self.constants = constants
@@ -300,6 +301,9 @@ class _Graph:
         if target is aten.detach.default:
             x = args[0]
             return c.stop_gradient(x) if live_in and is_value(x) else x
+        if target in EXTREMES:
+            out = self._extreme(node, c, args, kwargs)
+            return _stop(c, out) if live_in and not self.live[node] else out
         fn = OPS.get(self.inplace.get(node, target))
         if fn is None:
             _no(_name_of(target), "see capture.fx's translated ops in "
@@ -314,6 +318,22 @@ class _Graph:
         if live_in and not self.live[node]:  # no_grad: a gradient stops
             out = _stop(c, out)
         return out
+
+    def _extreme(self, node, c, args, kwargs):
+        """max(dim), min(dim): (values, indices); argmax: the indices."""
+        x = args[0]
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+        largest = node.target is not aten.min.dim
+        if node not in self.aranges:  # the values alone
+            values = (_amax if largest else _amin)(c, x, [dim], keepdim)
+            return (values, Refused("max/min indices"))
+        values, picked = first_extreme(c, x, dim, keepdim,
+                                       self.weights[self.aranges[node]],
+                                       largest)
+        if node.target is aten.argmax.default:
+            return picked
+        return (values, picked)
 
     @staticmethod
     def _outputs(result, loc):
@@ -333,6 +353,17 @@ class _Graph:
         raise capture.Error("%s: the traced function returned %s; expected "
                             "a tensor, a tuple or a dict of tensors"
                             % (_where(loc), type(result).__name__))
+
+
+EXTREMES = (aten.max.dim, aten.min.dim, aten.argmax.default)
+
+
+def needs_indices(node):
+    """Whether an EXTREMES node's indices are used (argmax: always)."""
+    if node.target is aten.argmax.default:
+        return True
+    return any(u.target is operator.getitem and u.args[1] == 1 and u.users
+               for u in node.users)
 
 
 _HOST_CASTS = {torch.int64: ".long", torch.int32: ".long",

@@ -11,7 +11,8 @@ import numpy as np
 import torch
 
 from capture import _fx_masks as m
-from capture._fx_values import (Ints, LogSoftmax, Mask, Refused, Transposed,
+from capture._fx_values import (Ints, LogSoftmax, Mask, Picked, Refused,
+                                Transposed,
                                 _axis, _check, _count, _dims, _no, _reduce,
                                 _shape, aten, is_value)
 
@@ -132,17 +133,27 @@ def _amin(c, x, dims=(), keepdim=False):
                          "amin"))
 
 
-def _indices(what):
-    return Refused("the indices of %s (argmax) are not supported yet; use "
-                   "the values (values, _ = x.max(dim))" % what)
-
-
-def _max_dim(c, x, dim, keepdim=False):
-    return (_amax(c, x, [dim], keepdim), _indices("max(dim)"))
-
-
-def _min_dim(c, x, dim, keepdim=False):
-    return (_amin(c, x, [dim], keepdim), _indices("min(dim)"))
+def first_extreme(c, x, dim, keepdim, positions, largest=True):
+    """(values, Picked) of max(dim) / min(dim): PyTorch's indices are the
+    first extreme along dim. The mask of extremes, each position's index
+    where it is one (and the size elsewhere), the smallest: the first one;
+    positions is arange(size) as a constant."""
+    x = _check(x, "argmax")
+    shape = _shape(x)
+    d = _axis(dim, len(shape), "argmax")
+    signed = x if largest else c.neg(x)
+    top = _reduce(c, "max", signed, [d], True, "argmax")
+    hit = c.compare("eq", signed, top)
+    pos = c.reshape(positions, [shape[d]] + [1] * (len(shape) - 1 - d))
+    size = float(shape[d])
+    score = c.add(c.mul(pos, hit), c.mul(c.sub(1.0, hit), size))
+    first = c.neg(_reduce(c, "max", c.neg(score), [d], True, "argmax"))
+    mask = c.compare("eq", pos, first)
+    values = top if largest else c.neg(top)
+    if not keepdim:
+        kept = shape[:d] + shape[d + 1:]
+        values, first = c.reshape(values, kept), c.reshape(first, kept)
+    return values, Picked(mask, first, d, keepdim)
 
 
 def _var(c, x, dims=None, correction=1, keepdim=False):
@@ -206,6 +217,10 @@ def _view(c, x, sizes):
 
 
 def _squeeze(c, x, dim=None):
+    if isinstance(x, Picked) and x.kept and (
+            dim is None or _axis(dim, len(x.shape), "squeeze") == x.dim):
+        index = c.reshape(x.index, x.shape[:x.dim] + x.shape[x.dim + 1:])
+        return Picked(x.mask, index, x.dim, False)
     shape = _shape(x)
     if dim is None:
         return _view(c, x, [n for n in shape if n != 1])
@@ -216,6 +231,11 @@ def _squeeze(c, x, dim=None):
 
 
 def _unsqueeze(c, x, dim):
+    if isinstance(x, Picked) and not x.kept:
+        d = _axis(dim, len(x.shape) + 1, "unsqueeze")
+        if d == x.dim:
+            return Picked(x.mask, c.reshape(x.index, _shape(x.mask)[:d] +
+                                            [1] + x.shape[d:]), d, True)
     shape = _shape(x)
     d = _axis(dim, len(shape) + 1, "unsqueeze")
     return _view(c, x, shape[:d] + [1] + shape[d:])
@@ -288,6 +308,12 @@ def _to_copy(c, x, dtype=None, layout=None, device=None, pin_memory=None,
              non_blocking=False, memory_format=None):
     if dtype is None:
         return x
+    if isinstance(x, Picked):
+        if dtype == torch.float32:
+            return x.index
+        if dtype in (torch.int64, torch.int32):
+            return x
+        _no("a cast of argmax indices to %s" % dtype)
     if isinstance(x, Mask):
         if dtype == torch.float32:
             return x.value
@@ -314,6 +340,13 @@ def _gather(c, x, dim, index, sparse_grad=False):
     x = _check(x, "gather")
     shape = _shape(x)
     d = _axis(dim, len(shape), "gather")
+    if isinstance(index, Picked):
+        if not index.kept or index.dim != d or \
+                _shape(index.mask) != shape:
+            _no("gather of argmax indices of another shape or dimension",
+                "x.gather(d, x.argmax(d, keepdim=True)) of the same shape "
+                "is")
+        return _reduce(c, "sum", c.mul(x, index.mask), [d], True, "gather")
     if not isinstance(index, Ints):
         _no("gather with a float index")
     if d != len(shape) - 1 or index.shape != shape[:-1] + [1]:
@@ -331,6 +364,12 @@ def _one_hot(c, x, num_classes=-1):
     if num_classes < 0:
         _no("one_hot without num_classes", "the class count is read from "
             "the data; pass num_classes")
+    if isinstance(x, Picked):
+        if x.kept or x.dim != len(_shape(x.mask)) - 1 or \
+                _shape(x.mask)[-1] != num_classes:
+            _no("one_hot of argmax indices other than over the last "
+                "dimension, with its size")
+        return x.mask
     if not isinstance(x, Ints):
         _no("one_hot of a float tensor")
     hot = c.one_hot(x.flat("one_hot"), num_classes)
@@ -487,7 +526,9 @@ OPS = {
     aten.amax.default: _amax, aten.amin.default: _amin,
     aten.max.default: lambda c, x: _amax(c, x),
     aten.min.default: lambda c, x: _amin(c, x),
-    aten.max.dim: _max_dim, aten.min.dim: _min_dim,
+    # max.dim, min.dim and argmax: fx.py computes them (first_extreme), as
+    # they need an arange constant.
+    aten.max.dim: None, aten.min.dim: None, aten.argmax.default: None,
     aten.var.correction: _var, aten.std.correction: _std,
     aten.logsumexp.default: _logsumexp,
     aten._softmax.default: _softmax("softmax"),
@@ -540,5 +581,4 @@ OPS = {
     aten.eq.Tensor: m._compare("eq"), aten.eq.Scalar: m._compare("eq"),
     aten.ne.Tensor: m._compare("ne"), aten.ne.Scalar: m._compare("ne"),
     aten.ceil.default: _needs_op("ceil", _NEW_OP),
-    aten.argmax.default: _needs_op("argmax", _NEW_OP),
 }

@@ -72,6 +72,23 @@ class Mask:
         return list(self.value.shape)
 
 
+class Picked:
+    """Argmax indices (of argmax, max(dim), min(dim)) as what Capture can
+    use them for: `mask`, the 0/1 mask of the first extreme along `dim`,
+    of the input's shape, and `index`, the index as a float; both with the
+    reduced dimension kept (1) when `kept`, else without it."""
+
+    def __init__(self, mask, index, dim, kept):
+        self.mask = mask
+        self.index = index
+        self.dim = dim
+        self.kept = kept
+
+    @property
+    def shape(self):
+        return list(self.index.shape)
+
+
 def is_value(x):
     return isinstance(x, (capture.Tensor, capture.Weight))
 
@@ -79,6 +96,9 @@ def is_value(x):
 def _check(x, what):
     if isinstance(x, Mask):
         return x.value
+    if isinstance(x, Picked):
+        _no("argmax indices used by %s" % what, "gather, one_hot, .float() "
+            "and unsqueeze/squeeze of them are")
     if isinstance(x, Refused):
         raise Unsupported(x.why + " (used by %s)" % what)
     if isinstance(x, Ints):

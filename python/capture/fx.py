@@ -33,7 +33,8 @@ import torch
 from torch.nn.utils.stateless import _reparametrize_module
 
 import capture
-from capture._fx_graph import _NO_LOC, _Graph, _trace, _where
+from capture._fx_graph import (_NO_LOC, EXTREMES, _Graph, _trace, _where,
+                               needs_indices)
 from capture._fx_inputs import _Signature, _as_array, _suggest
 from capture._fx_values import Unsupported
 from capture._fx_sync import ModuleSync
@@ -132,6 +133,7 @@ class Imported:
         self._constants = {}  # id(tensor) -> its weight's name
         self._constant_values = {}  # a constant weight's name -> its values
         self._scalars = {}  # id(0-d tensor constant) -> its number
+        self._aranges = {}  # size -> arange(size), argmax's positions
         self._pending = []  # (name, tensor): constants to declare
         self._where = _class_location(model)
         tensors = [(n, p, p.requires_grad)
@@ -172,7 +174,13 @@ class Imported:
         self._why = ""
         if loss_fn is not None:
             self._import_loss(loss_fn, example_inputs, adamw, max_grad_norm)
-        else:
+        # Else the weights are declared after the first forward's trace,
+        # with its constants (an argmax's positions).
+
+    def _declared(self):
+        """The weights, declared (a forward-only import declares them at
+        its first forward, or when they are first read)."""
+        if self._pending is not None:
             self._declare(None)
 
     def _declare(self, reached):
@@ -272,12 +280,32 @@ class Imported:
             if node.op == "get_attr":
                 self._constant(getattr(gm, node.target),
                                node.meta.get("loc", _NO_LOC))
+        aranges = {}  # the positions argmax-like nodes compare with
+        for node in gm.graph.nodes:
+            if node.target in EXTREMES and needs_indices(node):
+                aranges[node] = self._arange(node)
         graph = _Graph(gm, weights, inputs, self._requires_grad,
-                       self._weights, self._constants, self._scalars, what)
+                       self._weights, self._constants, self._scalars,
+                       aranges, what)
         graph.check()
         signature.cast(set(graph.casts.values()))
         signature.draws = list(graph.noise.values())
         return graph
+
+    def _arange(self, node):
+        """The weight holding arange(size) for an argmax-like node: the
+        first extreme's index is found by comparing positions."""
+        loc = node.meta.get("loc", _NO_LOC)
+        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
+        meta = node.args[0].meta.get("tensor_meta")
+        if dim is None or meta is None:
+            raise Unsupported("%s: argmax over all elements is not "
+                              "supported; give dim" % _where(loc))
+        size = int(meta.shape[dim])
+        held = self._aranges.setdefault(
+            size, torch.arange(size, dtype=torch.float32))
+        self._constant(held, loc)
+        return self._constants[id(held)]
 
     def _constant(self, value, loc):
         """A tensor the trace holds as a constant: a frozen module's, a
@@ -408,6 +436,7 @@ class Imported:
                            for n, a in arrays.items()))
         if key not in self._forwards:
             signature, graph = self._import_forward(arrays)
+            self._declared()
             forward = capture.capture(
                 lambda inputs: graph.run(signature.wrap(inputs)),
                 self.params, target=self._target)
@@ -477,6 +506,7 @@ class Imported:
     def state_dict(self):
         """The current weights by PyTorch's names, as numpy arrays (the
         user's changes to the model and frozen modules first)."""
+        self._declared()
         self._before("state_dict")
         return self.params.values()
 

@@ -411,6 +411,59 @@ class RLTest(unittest.TestCase):
             step.state_dict()["target.network.4.bias"],
             ttarget.network[4].bias.detach().numpy(), rtol=1e-4, atol=1e-5)
 
+    def test_double_dqn_argmax(self):
+        """Double DQN: the online network's argmax picks the target
+        network's value (the first maximum, as PyTorch's argmax); the
+        indices of max(dim) and their .float() too."""
+        batch = self.dqn_batch()
+        torch.manual_seed(0)
+        q, target = QNetwork(), QNetwork()
+        tq = QNetwork()
+        tq.load_state_dict(q.state_dict())
+
+        def double_dqn(q_network, observations, actions, rewards,
+                       next_observations, dones, gamma=0.99):
+            with torch.no_grad():
+                next_actions = q_network(next_observations).argmax(
+                    dim=1, keepdim=True)
+                target_q = target(next_observations).gather(
+                    1, next_actions).squeeze(1)
+                td = rewards.flatten() + gamma * target_q * (
+                    1 - dones.flatten())
+            old = q_network(observations).gather(1, actions).squeeze()
+            _, greedy = q_network(observations).max(dim=1)
+            hot = F.one_hot(greedy, 3).float()
+            return {"loss": F.mse_loss(td, old) +
+                    0.1 * (q_network(observations) * hot).mean(),
+                    "mean_greedy": greedy.float().mean()}
+
+        opt = torch.optim.Adam(q.parameters(), lr=1e-3)
+        topt = torch.optim.Adam(tq.parameters(), lr=1e-3)
+        step = capture.fx.import_module(q, double_dqn, batch, optimizer=opt,
+                                        max_grad_norm=10.0,
+                                        frozen={"target": target},
+                                        device=self.device)
+        for _ in range(STEPS):
+            with torch.no_grad():
+                greedy = tq(batch["observations"]).argmax(1).float().mean()
+            out = step.step(batch)
+            check_steps(self, [out], torch_train(tq, double_dqn, batch, topt,
+                                                 10.0, 1))
+            self.assertAlmostEqual(float(out["mean_greedy"]), float(greedy),
+                                   places=5)
+        # Ties: the first maximum, in a forward (greedy acting); min too.
+
+        class Greedy(nn.Module):
+            def forward(self, q):
+                return q.argmax(1).float(), q.min(dim=0)[1].float()
+
+        x = np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0], [5.0, -1.0, 5.0]],
+                     np.float32)
+        out = capture.fx.import_module(Greedy(), device=self.device).forward(
+            q=x)
+        self.assertEqual(out["output0"].tolist(), [1.0, 0.0, 0.0])
+        self.assertEqual(out["output1"].tolist(), [0.0, 2.0, 1.0])
+
     def test_sac_actor_with_frozen_critics(self):
         """SAC's actor loss: min of two critics (frozen for this step) of
         the actor's rsample'd action, with the log-prob correction."""
@@ -776,10 +829,11 @@ class RLTest(unittest.TestCase):
                                      device=self.device)
 
         def argmax(q_network, observations):
-            _, best = q_network(observations).max(dim=1)
-            return q_network(observations).gather(1, best.unsqueeze(1)).mean()
+            best = q_network(observations).argmax()  # of all elements
+            return q_network(observations).mean() + best.float()
         with self.assertRaisesRegex(capture.fx.Unsupported,
-                                    "indices of max\\(dim\\)"):
+                                    "argmax over all elements is not "
+                                    "supported; give dim"):
             capture.fx.import_module(QNetwork(), argmax,
                                      {"observations": torch.randn(2, 4)},
                                      device=self.device)
