@@ -328,15 +328,22 @@ class Imported:
             if held.shape == value.shape and torch.equal(held, value):
                 self._constants[key] = name
                 return
-        if self._pending is None:
-            raise Unsupported(
-                "%s: a tensor constant that was not there when the step was "
-                "first traced (its values depend on the input shapes?); pass "
-                "it as an input" % _where(loc))
         name = "_constant%d" % len(self._constant_values)
         self._constants[key] = name
         self._constant_values[name] = value.detach().clone()
-        self._pending.append((name, value))
+        if self._pending is not None:
+            self._pending.append((name, value))
+            return
+        # After the declaration (a forward traced after the step): a new
+        # weight drops the recordings, which record again at their next
+        # call; the moments and t are carried over, never started over.
+        state = self._active.step.optimizer_state() if self._active else None
+        self._weights[name] = self.params.weight(
+            name, list(value.shape), trainable=False, loc=self._where)
+        self.params.set_values({name: value.detach().cpu().numpy().copy()})
+        if state is not None:
+            self._active.step.restore_optimizer(state["m"], state["v"],
+                                                int(state["step"]))
 
     @staticmethod
     def _arrays(inputs, kwargs):

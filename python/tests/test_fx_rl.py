@@ -464,6 +464,38 @@ class RLTest(unittest.TestCase):
         self.assertEqual(out["output0"].tolist(), [1.0, 0.0, 0.0])
         self.assertEqual(out["output1"].tolist(), [0.0, 2.0, 1.0])
 
+    def test_a_forward_with_argmax_after_training(self):
+        """Greedy acting with the import of a trained step: the forward's
+        argmax needs a constant the loss did not have; declaring it keeps
+        the optimizer's moments (the steps after it still match)."""
+
+        class GreedyQ(QNetwork):
+            def forward(self, x):
+                return self.network(x).argmax(1).float()
+
+        def loss(q_network, observations, targets):
+            return F.mse_loss(q_network.network(observations), targets)
+
+        g = torch.Generator().manual_seed(16)
+        batch = {"observations": torch.randn(8, 4, generator=g),
+                 "targets": torch.randn(8, 3, generator=g)}
+        torch.manual_seed(0)
+        net, twin = GreedyQ(), GreedyQ()
+        twin.load_state_dict(net.state_dict())
+        step = capture.fx.import_module(
+            net, loss, batch, optimizer=torch.optim.Adam(net.parameters()),
+            device=self.device)
+        topt = torch.optim.Adam(twin.parameters())
+        for k in range(6):
+            check_steps(self, [step.step(batch)],
+                        torch_train(twin, loss, batch, topt, 1e30, 1))
+            if k == 2:
+                x = batch["observations"][:5]
+                np.testing.assert_array_equal(
+                    step.forward(x=x)["output"],
+                    twin(x).detach().numpy())
+        self.assertEqual(step.train_state()["step"], 6)
+
     def test_sac_actor_with_frozen_critics(self):
         """SAC's actor loss: min of two critics (frozen for this step) of
         the actor's rsample'd action, with the log-prob correction."""
