@@ -19,6 +19,7 @@ import and read without going through the module. docs/python.md says so.
 """
 
 import contextlib
+import copy
 
 import numpy as np
 import torch
@@ -56,6 +57,18 @@ class _Watched(dict):
     def __iter__(self):
         self._read()
         return dict.__iter__(self)
+
+    # A copy or a pickle of the module (copy.deepcopy(net) for a target
+    # network, torch.save(net)) is of its current values, as a plain dict:
+    # the import watches the original only.
+    def __reduce_ex__(self, protocol):
+        return (dict, (dict(self.items()),))
+
+    def __copy__(self):
+        return dict(self.items())
+
+    def __deepcopy__(self, memo):
+        return copy.deepcopy(dict(self.items()), memo)
 
     def _written(self, key):
         for owner in self.owners:

@@ -10,6 +10,8 @@ import_module.
 
 Run by ctest `python.fx_rl`.
 """
+import copy
+import pickle
 import unittest
 
 import numpy as np
@@ -726,6 +728,14 @@ class RLTest(unittest.TestCase):
         same(lambda n: net.get_parameter(n))
         same(lambda n: dict(net.named_parameters())[n])
         same(lambda n: net.state_dict()[n])
+        # A deep copy (a target network made from it) or a pickle has the
+        # trained values and is the user's own: changing it is no change
+        # to the imported model.
+        target = copy.deepcopy(net)
+        same(lambda n: target.get_parameter(n))
+        same(lambda n: pickle.loads(pickle.dumps(net)).get_parameter(n))
+        with torch.no_grad():
+            target.network[0].weight.add_(1.0)
         x = batch["observations"][:3]
         np.testing.assert_allclose(net(x).detach().numpy(),
                                    twin(x).detach().numpy(), rtol=1e-4,
