@@ -40,18 +40,37 @@ def check_steps(test, ours, want):
                         % (k, out["grad_norm"], norm))
 
 
-def torch_steps(model, loss_fn, batch, opt, max_norm, steps):
-    """PyTorch's own training: [(loss, grad_norm)] per step."""
+def torch_steps(model, loss_fn, batch, opt, max_norm, steps, anneal=None):
+    """PyTorch's own training: [(loss, grad_norm)] per step. `loss_fn` may
+    return the loss or a dict with it; `anneal(k)` sets step k's lr."""
     out = []
     params = [p for p in model.parameters() if p.requires_grad]
-    for _ in range(steps):
+    for k in range(steps):
+        if anneal:
+            opt.param_groups[0]["lr"] = anneal(k)
         loss = loss_fn(model, **batch)
+        loss = loss["loss"] if isinstance(loss, dict) else loss
         opt.zero_grad(set_to_none=True)
         loss.backward()
         norm = torch.nn.utils.clip_grad_norm_(params, max_norm)
         opt.step()
         out.append((float(loss), float(norm)))
     return out
+
+
+def check_weights(test, values, twin, lr, steps):
+    """The imported weights `values` against PyTorch's `twin`'s. Adam
+    moves a weight by about lr per step whatever its gradient's size, so a
+    gradient near zero whose rounding differs moves it by a fraction of lr:
+    the absolute floor is 1% of the farthest Adam can move a weight in
+    these steps (as test/e2e's MLP check)."""
+    floor = max(1e-5, 0.01 * lr * steps)
+    for name, p in twin.named_parameters():
+        want_v = p.detach().numpy()
+        diff = np.abs(values[name] - want_v)
+        test.assertTrue(np.all(diff <= np.maximum(1e-4 * np.abs(want_v),
+                                                  floor)),
+                        "%s: max |diff| %g" % (name, diff.max()))
 
 
 def line_of(fn, text):
@@ -129,18 +148,9 @@ class FxTest(unittest.TestCase):
                            torch.optim.AdamW(twin.parameters(), lr=lr),
                            max_norm, STEPS)
         check_steps(self, ours, want)
-        # Adam moves a weight by about lr per step whatever its gradient's
-        # size, so a gradient near zero whose rounding differs moves it by a
-        # fraction of lr: the absolute floor is 1% of the farthest AdamW can
-        # move a weight in these steps (as test/e2e's MLP check).
-        floor = max(1e-5, 0.01 * lr * STEPS)
         values = imported.state_dict()
         self.assertEqual(list(values), [n for n, _ in twin.named_parameters()])
-        for name, p in twin.named_parameters():
-            want_v = p.detach().numpy()
-            diff = np.abs(values[name] - want_v)
-            self.assertTrue(np.all(diff <= np.maximum(1e-4 * np.abs(want_v), floor)),
-                            "%s: max |diff| %g" % (name, diff.max()))
+        check_weights(self, values, twin, lr, STEPS)
         self.assertEqual(imported.train_state()["step"], STEPS)
         return imported, twin
 

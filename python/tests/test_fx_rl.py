@@ -22,7 +22,8 @@ from torch.distributions import Categorical, Normal
 
 import capture
 import capture.fx
-from test_fx import HERE, check_steps, line_of
+from test_fx import (HERE, check_steps, check_weights, line_of,
+                     torch_steps)
 from cartpole_ppo import Agent as DiscreteAgent, ppo_loss  # noqa: E402
 
 STEPS = 20
@@ -150,22 +151,6 @@ def smoothed_target_loss(actor, observations, actions):
     return F.mse_loss(mean, actions + clipped_noise)
 
 
-def torch_train(model, loss_fn, batch, opt, max_norm, steps, anneal=None):
-    """PyTorch's own steps: [(loss, grad_norm)]."""
-    out = []
-    for k in range(steps):
-        if anneal:
-            opt.param_groups[0]["lr"] = anneal(k)
-        res = loss_fn(model, **batch)
-        loss = res["loss"] if isinstance(res, dict) else res
-        opt.zero_grad()
-        loss.backward()
-        norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-        opt.step()
-        out.append((float(loss), float(norm)))
-    return out
-
-
 class RLTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -186,18 +171,11 @@ class RLTest(unittest.TestCase):
             if anneal:
                 opt.param_groups[0]["lr"] = anneal(k)
             ours.append(imported.step(batch))
-        want = torch_train(twin, loss_fn, batch, opt_make(twin.parameters()),
+        want = torch_steps(twin, loss_fn, batch, opt_make(twin.parameters()),
                            max_norm, STEPS, anneal)
         check_steps(self, ours, want)
-        lr = max(g["lr"] for g in opt.param_groups)
-        floor = max(1e-5, 0.01 * lr * STEPS)
-        values = imported.state_dict()
-        for name, p in twin.named_parameters():
-            want_v = p.detach().numpy()
-            diff = np.abs(values[name] - want_v)
-            self.assertTrue(np.all(diff <= np.maximum(1e-4 * np.abs(want_v),
-                                                      floor)),
-                            "%s: max |diff| %g" % (name, diff.max()))
+        check_weights(self, imported.state_dict(), twin,
+                      max(g["lr"] for g in opt.param_groups), STEPS)
         return imported, opt, ours
 
     def ppo_batch(self, n=64, obs=4, actions=2, seed=1):
@@ -317,24 +295,30 @@ class RLTest(unittest.TestCase):
                          WithAux().aux_critic.weight.detach().numpy()
                          .tobytes())
 
-    def seeded_steps(self, make, loss_fn, batch):
+    def seeded_steps(self, make, loss_fn, batch, frozen=None, max_norm=1.0,
+                     seed=100, between=None):
         """Both sides from the same seed at every step: the noise that the
-        step draws on the host is PyTorch's own."""
+        step draws on the host is PyTorch's own. `between()` runs after
+        each step (an update of the frozen modules)."""
         torch.manual_seed(0)
         model, twin = make(), make()
         twin.load_state_dict(model.state_dict())
         opt = torch.optim.Adam(model.parameters(), lr=3e-4)
         topt = torch.optim.Adam(twin.parameters(), lr=3e-4)
         imported = capture.fx.import_module(model, loss_fn, batch,
-                                            optimizer=opt, max_grad_norm=1.0,
+                                            optimizer=opt,
+                                            max_grad_norm=max_norm,
+                                            frozen=frozen,
                                             device=self.device)
-        ours, want = [], []
+        ours = []
         for k in range(STEPS):
-            torch.manual_seed(100 + k)
+            torch.manual_seed(seed + k)
             ours.append(imported.step(batch))
-            torch.manual_seed(100 + k)
-            want += torch_train(twin, loss_fn, batch, topt, 1.0, 1)
-        check_steps(self, ours, want)
+            torch.manual_seed(seed + k)
+            check_steps(self, ours[-1:], torch_steps(twin, loss_fn, batch,
+                                                     topt, max_norm, 1))
+            if between:
+                between()
         return imported, ours
 
     def test_rsample_draws_pytorchs_noise_each_step(self):
@@ -399,7 +383,7 @@ class RLTest(unittest.TestCase):
         tau = 0.5
         for k in range(8):
             out = step.step(batch)
-            want = torch_train(tq, loss_with(ttarget), batch, topt, 10.0, 1)
+            want = torch_steps(tq, loss_with(ttarget), batch, topt, 10.0, 1)
             check_steps(self, [out], want)
             for net, tnet in ((target, q), (ttarget, tq)):
                 if k % 2 == 1:  # the soft update, as written in DQN/SAC/TD3
@@ -449,7 +433,7 @@ class RLTest(unittest.TestCase):
             with torch.no_grad():
                 greedy = tq(batch["observations"]).argmax(1).float().mean()
             out = step.step(batch)
-            check_steps(self, [out], torch_train(tq, double_dqn, batch, topt,
+            check_steps(self, [out], torch_steps(tq, double_dqn, batch, topt,
                                                  10.0, 1))
             self.assertAlmostEqual(float(out["mean_greedy"]), float(greedy),
                                    places=5)
@@ -490,7 +474,7 @@ class RLTest(unittest.TestCase):
         topt = torch.optim.Adam(twin.parameters())
         for k in range(6):
             check_steps(self, [step.step(batch)],
-                        torch_train(twin, loss, batch, topt, 1e30, 1))
+                        torch_steps(twin, loss, batch, topt, 1e30, 1))
             if k == 2:
                 x = batch["observations"][:5]
                 np.testing.assert_array_equal(
@@ -521,31 +505,16 @@ class RLTest(unittest.TestCase):
             min_qf_pi = torch.min(qf1_pi, qf2_pi)
             return ((alpha * log_pi) - min_qf_pi).mean()
 
-        g = torch.Generator().manual_seed(11)
-        batch = {"observations": torch.randn(16, 3, generator=g)}
-        torch.manual_seed(0)
-        actor, twin = SquashedActor(), SquashedActor()
-        twin.load_state_dict(actor.state_dict())
-        opt = torch.optim.Adam(actor.parameters(), lr=3e-4)
-        topt = torch.optim.Adam(twin.parameters(), lr=3e-4)
-        step = capture.fx.import_module(actor, actor_loss, batch,
-                                        optimizer=opt, max_grad_norm=1e30,
-                                        frozen={"qf1": qf1, "qf2": qf2},
-                                        device=self.device)
-        for k in range(STEPS):
-            torch.manual_seed(200 + k)
-            out = step.step(batch)
-            torch.manual_seed(200 + k)
-            res = actor_loss(twin, **batch)
-            topt.zero_grad()
-            res.backward()
-            norm = nn.utils.clip_grad_norm_(twin.parameters(), 1e30)
-            topt.step()
-            check_steps(self, [out], [(float(res), float(norm))])
-            # The critics' own update, between the actor's steps.
+        def critics_update():  # the critics' own, between the actor's steps
             with torch.no_grad():
                 for p in list(qf1.parameters()) + list(qf2.parameters()):
                     p.mul_(0.99)
+
+        g = torch.Generator().manual_seed(11)
+        batch = {"observations": torch.randn(16, 3, generator=g)}
+        self.seeded_steps(SquashedActor, actor_loss, batch,
+                          frozen={"qf1": qf1, "qf2": qf2}, max_norm=1e30,
+                          seed=200, between=critics_update)
 
     def test_masks_activations_and_robust_losses(self):
         """Comparisons and what RL code writes with them: where, a clip
@@ -651,7 +620,7 @@ class RLTest(unittest.TestCase):
                 mb = {k: v[lo:hi] for k, v in full.items()}
                 ours.append(imported.step(mb))
                 why.append(imported.why_recorded)
-                want += torch_train(twin, ppo_discrete_loss, mb, topt, 0.5, 1)
+                want += torch_steps(twin, ppo_discrete_loss, mb, topt, 0.5, 1)
         check_steps(self, ours, want)
         self.assertIn("first", why[0])
         self.assertEqual(why[1], "")
@@ -686,7 +655,7 @@ class RLTest(unittest.TestCase):
         opt_b = torch.optim.AdamW(twin.parameters(), lr=2e-3, weight_decay=0)
         for step, opt in ((a, opt_a), (b, opt_b), (a, opt_a)):
             out = step.step(batch)
-            check_steps(self, [out], torch_train(twin, dqn_loss, batch, opt,
+            check_steps(self, [out], torch_steps(twin, dqn_loss, batch, opt,
                                                  1e30, 1))
 
     def test_module_and_optimizer_stay_in_step(self):
@@ -708,7 +677,7 @@ class RLTest(unittest.TestCase):
         def both_step():
             out = imported.step(batch)
             sched.step()
-            want = torch_train(twin, dqn_loss, batch, topt, 10.0, 1)
+            want = torch_steps(twin, dqn_loss, batch, topt, 10.0, 1)
             tsched.step()
             check_steps(self, [out], want)
 
@@ -797,7 +766,7 @@ class RLTest(unittest.TestCase):
         for n in (8, 5, 8):
             obs = torch.randn(n, 4, generator=g)
             check_steps(self, [step.step(observations=obs)],
-                        torch_train(twin, loss, {"observations": obs}, topt,
+                        torch_steps(twin, loss, {"observations": obs}, topt,
                                     1e30, 1))
         self.assertEqual([n for n in step.state_dict() if "constant" in n],
                          ["_constant0"])
