@@ -145,9 +145,17 @@ class _Graph:
         # Where PyTorch's autograd would carry a gradient: from a trainable
         # weight, through ops run with grad enabled, never through detach.
         self.live = {}
+        self.attrs = {}  # get_attr node -> the weight it reads
+        for n in nodes:
+            if n.op == "get_attr":
+                name = constants.get(id(getattr(gm, n.target, None)))
+                if name is not None:
+                    self.attrs[n] = name
         for n in nodes:
             if n.op == "placeholder":
                 self.live[n] = trainable.get(self.slots[n], False)
+            elif n.op == "get_attr":
+                self.live[n] = trainable.get(self.attrs.get(n), False)
             elif n.op == "call_function":
                 self.live[n] = n.meta.get("grad", True) and \
                     n.target is not aten.detach.default and \
@@ -218,7 +226,8 @@ class _Graph:
                 continue
             seen.add(node)
             stack.extend(node.all_input_nodes)
-        return {self.slots[n] for n in seen if n.op == "placeholder"}
+        return {self.slots[n] for n in seen if n.op == "placeholder"} | \
+            {self.attrs[n] for n in seen if n in self.attrs}
 
     def check(self):
         """Refuses an op with no translation, before anything records."""

@@ -60,6 +60,8 @@ class _Signature:
         # input's float cast), made on the host at each call.
         self.casts = {}
         self.draws = []  # (name, draw, shape): noise drawn at each call
+        self.lifted = []  # floats the loss reads from its globals
+        self.free = None  # the FreeNumbers that reads them
 
     def cast(self, names):
         """Adds the host-made casts of these inputs: 'x.long' of a float
@@ -109,6 +111,8 @@ class _Signature:
         for name, fn, shape in self.draws:
             out[name] = fn().numpy() if draw else \
                 np.zeros(shape, np.float32)
+        for name in self.lifted:
+            out[name] = self.free.value(name)
         for name, source in self.casts.items():
             out[name] = _long(source, arrays[source]).reshape(-1) \
                 if name.endswith(".long") else \
@@ -121,12 +125,13 @@ class _Signature:
         return [torch.from_numpy(np.array(arrays[n], dtype=np.int64)
                                  if arrays[n].dtype == np.int32
                                  else np.array(arrays[n]))
-                for n in self.specs]
+                for n in self.specs] + \
+            [torch.from_numpy(self.free.value(n)) for n in self.lifted]
 
     def wrap(self, inputs):
         """The tracer's inputs as the graph's values: int inputs as Ints."""
         out = {}
-        noise = {name for name, _, _ in self.draws}
+        noise = {name for name, _, _ in self.draws} | set(self.lifted)
         for n, t in inputs.items():
             if n in noise:
                 out[n] = t

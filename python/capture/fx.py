@@ -26,6 +26,7 @@ module or argument the importer does not translate is an ``Unsupported``
 error naming it and the user's source line; nothing is ever approximated.
 """
 
+import contextlib
 import inspect
 
 import numpy as np
@@ -37,6 +38,7 @@ from capture._fx_graph import (_NO_LOC, EXTREMES, _Graph, _trace, _where,
                                needs_indices)
 from capture._fx_inputs import _Signature, _as_array, _suggest
 from capture._fx_values import Unsupported
+from capture._fx_free import FreeNumbers
 from capture._fx_sync import ModuleSync
 
 __all__ = ["import_module", "Imported", "Unsupported", "MAX_SHAPES"]
@@ -121,12 +123,68 @@ def _optimizer_settings(optimizer, params, lr, betas, eps, weight_decay):
         float(g["weight_decay"])
 
 
+class _Models(torch.nn.Module):
+    """Several modules and tensors trained as one model (SAC's two critics
+    under one optimizer, its log_alpha): their own objects, under the
+    names the user gave them, so the weights are named 'qf1.fc1.weight',
+    'log_alpha' and a loss that reads them from its globals reads what the
+    import swaps."""
+
+    def __init__(self, parts):
+        super().__init__()
+        for key, part in parts:
+            if isinstance(part, torch.nn.Module):
+                self.add_module(key, part)
+            else:  # a leaf tensor, kept as the user's object
+                self._parameters[key] = part
+
+
+def _as_model(model):
+    """(nn.Module, what loss_fn is given) of import_module's `model`: a
+    module, or a dict (or list) of modules and leaf tensors."""
+    if isinstance(model, torch.nn.Module):
+        return model, model
+    if isinstance(model, dict):
+        parts = list(model.items())
+    elif isinstance(model, (list, tuple)):
+        parts = [(str(i), m) for i, m in enumerate(model)]
+    else:
+        raise capture.Error("model: expected a torch.nn.Module, or a dict "
+                            "or list of modules and tensors, got %s"
+                            % type(model).__name__)
+    if not parts:
+        raise capture.Error("model: the %s is empty" % type(model).__name__)
+    seen = {}
+    for key, part in parts:
+        if isinstance(model, dict) and (not isinstance(key, str) or
+                                        not key.isidentifier()):
+            raise capture.Error("model: the names are identifiers ('qf1'), "
+                                "got %r" % (key,))
+        if isinstance(part, torch.Tensor):
+            if not part.is_leaf or part.dtype != torch.float32:
+                raise capture.Error(
+                    "model['%s']: a tensor to train must be a float32 leaf "
+                    "(torch.zeros(1, requires_grad=True)), got %s%s"
+                    % (key, part.dtype, "" if part.is_leaf else
+                       ", computed from other tensors"))
+        elif not isinstance(part, torch.nn.Module):
+            raise capture.Error("model['%s']: expected a torch.nn.Module or "
+                                "a tensor, got %s"
+                                % (key, type(part).__name__))
+        if id(part) in seen:
+            raise capture.Error("model: '%s' and '%s' are the same object"
+                                % (seen[id(part)], key))
+        seen[id(part)] = key
+    return _Models(parts), model
+
+
 class Imported:
     """A PyTorch model imported into Capture: a training step (when a loss
     was given) and the model's forward, over one set of weights."""
 
-    def __init__(self, model, loss_fn, example_inputs, optimizer, adamw,
-                 max_grad_norm, device, target, frozen):
+    def __init__(self, model, given, loss_fn, example_inputs, optimizer,
+                 adamw, max_grad_norm, device, target, frozen):
+        self._given = given  # what loss_fn is given: the user's model
         self.names = [n for n, _ in model.named_parameters()]
         self.params = capture.Params(device)
         self._weights = {}  # name -> capture.Weight, once declared
@@ -145,13 +203,18 @@ class Imported:
                 raise Unsupported("parameter '%s' is %s; Capture trains "
                                   "float32 weights" % (name, t.dtype))
         self._requires_grad = {n: r for n, _, r in tensors}
+        self._bare = isinstance(model, _Models) and \
+            len(dict.keys(model._parameters)) > 0
         self._sync = ModuleSync(model, self.params,
                                 [n for n, _, _ in tensors])
         # Modules the loss reads and this step never trains (a target
         # network, the critics of an actor's loss): read-only weights named
         # '<key>.<name>', compared by value at every step.
         self._frozen, self._frozen_ids = [], {}
-        own = {id(t) for t in self._sync.tensors.values()}
+        # The model's tensors by id: a loss may read one directly (a
+        # log_alpha from its globals) rather than through the model.
+        self._own_ids = {id(t): n for n, t in self._sync.tensors.items()}
+        own = self._own_ids
         for key, module in frozen.items():
             names = [n for n, _ in module.named_parameters()] + \
                 [n for n, b in module.named_buffers()
@@ -222,6 +285,7 @@ class Imported:
                                 "unless given)" % (names, missing))
         self.inputs = [n for n in names if n in example_inputs]
         self._loss_fn = loss_fn
+        self._free = FreeNumbers(loss_fn)
         arrays = {n: _as_array(n, example_inputs[n]) for n in self.inputs}
         self._examples = arrays
         lr, betas, eps, wd = adamw
@@ -236,10 +300,8 @@ class Imported:
         """The step at these inputs' shapes, traced and (at its first call)
         recorded. Every translation runs once here, so that what the
         importer cannot take is refused now, not at the first step."""
-        signature = _Signature("step", arrays)
-        graph = self._graph(
-            lambda model, **ins: self._loss_fn(model, **ins), signature,
-            arrays, "the loss")
+        signature = self._loss_graph(arrays)
+        graph = signature.graph
         if self._pending is not None:
             self._declare(graph.reached("loss"))
 
@@ -258,16 +320,41 @@ class Imported:
             max_grad_norm=a["max_grad_norm"], target=self._target)
         return _Shaped(signature, outputs, step)
 
+    def _loss_graph(self, arrays):
+        """The loss's signature (its graph as `.graph`): the floats it reads
+        from its globals are inputs (_fx_free), or, where a tensor cannot
+        stand for one (math.exp(alpha)), constants that must not change."""
+        error = None
+        for lift in (True, False):
+            signature = _Signature("step", arrays)
+            signature.free = self._free
+            signature.lifted = self._free.start(lift)
+            try:
+                signature.graph = self._graph(
+                    lambda model, **ins: self._loss_fn(model, **ins),
+                    signature, arrays, "the loss")
+                return signature
+            except (capture.Error, Unsupported) as e:
+                error = error or e
+                if not signature.lifted:
+                    break
+        raise error
+
     def _graph(self, fn, signature, arrays, what):
         """`fn(model, **inputs)` traced with the weights as placeholders."""
-        model, held = self._model, self._sync.tensors
+        model, held, given = self._model, self._sync.tensors, self._given
         weights = list(held)
         k = len(weights)
         inputs = list(signature.specs)
+        j = k + len(inputs)
+        free = signature.free
 
         def call(*args):
-            with _reparametrize_module(model, dict(zip(weights, args[:k]))):
-                return fn(model, **dict(zip(inputs, args[k:])))
+            lifted = free.swapped(dict(zip(signature.lifted, args[j:]))) \
+                if free else contextlib.nullcontext()
+            with _reparametrize_module(model, dict(zip(weights, args[:k]))), \
+                    lifted:
+                return fn(given, **dict(zip(inputs, args[k:j])))
 
         # The example's weights are copies: tracing reads only their shapes
         # (and must not sync the module, whose dicts hold the trace's).
@@ -284,7 +371,8 @@ class Imported:
         for node in gm.graph.nodes:
             if node.target in EXTREMES and needs_indices(node):
                 aranges[node] = self._arange(node)
-        graph = _Graph(gm, weights, inputs, self._requires_grad,
+        graph = _Graph(gm, weights, inputs + signature.lifted,
+                       self._requires_grad,
                        self._weights, self._constants, self._scalars,
                        aranges, what)
         graph.check()
@@ -315,6 +403,9 @@ class Imported:
         key = id(value)
         if key in self._frozen_ids:
             self._constants[key] = self._frozen_ids[key]
+            return
+        if key in self._own_ids:  # the model's tensor, not read through it
+            self._constants[key] = self._own_ids[key]
             return
         if isinstance(value, torch.nn.Parameter) or key in self._constants:
             return  # another module's: refused where it is read
@@ -361,13 +452,23 @@ class Imported:
         self._require_step()
         arrays = self._arrays(inputs, kwargs)
         self._first.signature.check_names(arrays)
+        self._free.check("step")
         self._before("step")
         shaped = self._for_shapes(arrays)
         arrays = shaped.signature.runtime(arrays)
         self._follow_optimizer()
         out = shaped.step(arrays)
-        self._sync.trained()
+        self._trained()
         return out
+
+    def _trained(self):
+        """After a step: the model is behind the device. A tensor given in
+        the model's dict (log_alpha) is read by the user directly, not
+        through a module that could sync it on reading: it is written back
+        now."""
+        self._sync.trained()
+        if self._bare:
+            self._sync.read()
 
     def _for_shapes(self, arrays):
         """The step recorded at these shapes, made the active one: the
@@ -508,7 +609,7 @@ class Imported:
         s = optimizer_state
         step.restore_optimizer(s["m"], s["v"], int(s["step"]))
         self.params.set_values(weights)
-        self._sync.trained()
+        self._trained()
 
     def state_dict(self):
         """The current weights by PyTorch's names, as numpy arrays (the
@@ -555,11 +656,12 @@ class Imported:
         self._require_step()
         arrays = self._arrays(inputs, kwargs)
         self._first.signature.check_names(arrays)
+        self._free.check("step")
         self._before("step")
         shaped = self._for_shapes(arrays)
         self._follow_optimizer()
         out = shaped.step.profile(shaped.signature.runtime(arrays))
-        self._sync.trained()
+        self._trained()
         return out
 
     def _require_step(self):
@@ -586,7 +688,8 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
                   optimizer=None, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
                   weight_decay=0.01, max_grad_norm=None, device=None,
                   target="lavapipe", frozen=None):
-    """Imports `model` (a torch.nn.Module) and, given `loss_fn(model,
+    """Imports `model` (a torch.nn.Module, or a dict or list of modules and
+    leaf tensors trained together) and, given `loss_fn(model,
     **inputs)` with `example_inputs` {name: array} for its inputs, its
     training step: AdamW (from `optimizer`, a torch.optim.AdamW over the
     model's parameters, or lr/betas/eps/weight_decay) after
@@ -595,9 +698,7 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
     the loss reads and this step does not train (a target network): their
     tensors are read-only weights, uploaded again whenever the user changes
     them (a soft update through .data too). Returns an Imported."""
-    if not isinstance(model, torch.nn.Module):
-        raise capture.Error("model: expected a torch.nn.Module, got %s"
-                            % type(model).__name__)
+    model, given = _as_model(model)
     if loss_fn is not None and example_inputs is None:
         raise capture.Error("loss_fn given without example_inputs")
     params = list(model.named_parameters())
@@ -611,7 +712,8 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
         if not isinstance(module, torch.nn.Module):
             raise capture.Error("frozen['%s']: expected a torch.nn.Module, "
                                 "got %s" % (key, type(module).__name__))
-        if module is model:
-            raise capture.Error("frozen['%s'] is the model itself" % key)
-    return Imported(model, loss_fn, example_inputs or {}, optimizer, adamw,
-                    max_grad_norm, device, target, frozen)
+        if any(module is m for m in model.modules()):
+            raise capture.Error("frozen['%s'] is the model itself, or part "
+                                "of it" % key)
+    return Imported(model, given, loss_fn, example_inputs or {}, optimizer,
+                    adamw, max_grad_norm, device, target, frozen)
