@@ -32,6 +32,9 @@ static double scalarSigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 static double scalarRelu(double x) { return std::isnan(x) || x > 0 ? x : 0.0; }
 static double scalarSqrt(double x) { return std::sqrt(x); }
 static double scalarSquare(double x) { return x * x; }
+static double scalarFloor(double x) { return std::floor(x); }
+static double scalarCeil(double x) { return std::ceil(x); }
+static double scalarErf(double x) { return std::erf(x); }
 static double scalarAdd(double a, double b) { return a + b; }
 static double scalarSub(double a, double b) { return a - b; }
 static double scalarMul(double a, double b) { return a * b; }
@@ -324,6 +327,9 @@ kernels::evalComputeOp(Operation *op,
       .Case([&](ag::ReluOp o) { return eval.unary(o, scalarRelu); })
       .Case([&](ag::SqrtOp o) { return eval.unary(o, scalarSqrt); })
       .Case([&](ag::SquareOp o) { return eval.unary(o, scalarSquare); })
+      .Case([&](ag::FloorOp o) { return eval.unary(o, scalarFloor); })
+      .Case([&](ag::CeilOp o) { return eval.unary(o, scalarCeil); })
+      .Case([&](ag::ErfOp o) { return eval.unary(o, scalarErf); })
       .Case([&](ag::StopGradientOp o) -> FailureOr<Tensor> {
         // The identity: it only stops gradients, which ag-autodiff builds.
         return get(o.getInput());

@@ -5,6 +5,7 @@
 #include "Kernels.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 #include <cmath>
 
@@ -103,30 +104,42 @@ kernels::applyAdamW(ag::ApplyAdamWOp op, ag::ParamPackOp pack,
   double bc1 = h[5], bc2 = h[6];
   // Every operation rounded on its own, in the kernel's order, so that F32
   // precision reproduces the device's float arithmetic.
+  bool decoupled = op.isDecoupled();
   double decay = r(1.0 - r(lr * wd));
   double keep1 = r(1.0 - beta1), keep2 = r(1.0 - beta2);
   double sqrtBc2 = r(std::sqrt(bc2));
   double stepSize = r(lr / bc1);
 
+  // The pack's weights as one flat array, zero in the padding as on the
+  // device: Adam's L2 term reads them.
+  ArrayRef<int64_t> offsets = pack.getOffsets();
+  auto weights = llvm::map_to_vector(
+      pack.getWeights().getAsRange<FlatSymbolRefAttr>(),
+      [&](FlatSymbolRefAttr ref) {
+        return &state.weights.find(ref.getValue().str())->second;
+      });
+  std::vector<double> flat(size, 0.0);
+  for (auto [w, param] : llvm::enumerate(weights))
+    llvm::copy(param->data, flat.begin() + offsets[w]);
+
   // The moments over the whole pack, padding included (its gradients are
-  // zero, so it stays zero as on the device).
+  // zero and so is its L2 term, so it stays zero as on the device).
   AdamWMoments &moments = state.moments[update.pack];
   for (int64_t i = 0; i < size; ++i) {
     double g = grads.data[i];
+    if (!decoupled)
+      g = r(g + r(wd * flat[i]));
     double &m = moments.m.data[i], &v = moments.v.data[i];
     m = r(r(beta1 * m) + r(keep1 * g));
     v = r(r(beta2 * v) + r(keep2 * r(g * g)));
   }
-  ArrayRef<int64_t> offsets = pack.getOffsets();
-  for (auto [w, ref] :
-       llvm::enumerate(pack.getWeights().getAsRange<FlatSymbolRefAttr>())) {
-    Tensor &param = state.weights.find(ref.getValue().str())->second;
-    for (size_t j = 0, e = param.data.size(); j < e; ++j) {
+  for (auto [w, param] : llvm::enumerate(weights)) {
+    for (size_t j = 0, e = param->data.size(); j < e; ++j) {
       int64_t i = offsets[w] + static_cast<int64_t>(j);
       double m = moments.m.data[i], v = moments.v.data[i];
       double denom = r(r(r(std::sqrt(v)) / sqrtBc2) + eps);
-      double p = r(param.data[j] * decay);
-      param.data[j] = r(p - r(stepSize * r(m / denom)));
+      double p = decoupled ? r(param->data[j] * decay) : param->data[j];
+      param->data[j] = r(p - r(stepSize * r(m / denom)));
     }
   }
   update.applied = true;

@@ -25,7 +25,8 @@ mlir::FailureOr<Tensor> evalPackGrads(ag::PackGradsOp op,
 
 /// Applies `op` to `state` from the flat `grads`, the scalar `gradNorm`
 /// and the 7 `hyper` values, rounding every operation as `precision` says
-/// (in the order of the device kernel). `state.weights` must hold every
+/// (in the order of the device kernel); the weight decay is decoupled or an
+/// L2 term as `op.isDecoupled()` says. `state.weights` must hold every
 /// weight of the pack. Changes nothing when the norm is NaN or infinite.
 /// Fails with an error on `op` when the state's moments of the pack do not
 /// have the pack's size.

@@ -78,6 +78,9 @@ void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
       os << "  train: adamw lr=" << a.lr << " beta1=" << a.beta1
          << " beta2=" << a.beta2 << " eps=" << a.eps
          << " weight_decay=" << a.weightDecay;
+      // Like #ag.adamw, the mode only when it is not the default.
+      if (!a.decoupled)
+        os << " decoupled=false";
       if (train->maxGradNorm)
         os << ", max_grad_norm=" << *train->maxGradNorm << " (input "
            << train->maxGradNormInput << ")";

@@ -434,9 +434,9 @@ LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
     return copy.convertToFloat();
   };
   rt::TrainDesc train;
-  train.adamw = {f32(adamw.getLr()), f32(adamw.getBeta1()),
-                 f32(adamw.getBeta2()), f32(adamw.getEps()),
-                 f32(adamw.getWeightDecay())};
+  train.adamw = {f32(adamw.getLr()),          f32(adamw.getBeta1()),
+                 f32(adamw.getBeta2()),       f32(adamw.getEps()),
+                 f32(adamw.getWeightDecay()), adamw.getDecoupled()};
   if (auto limit = info.getAs<FloatAttr>("max_grad_norm"))
     train.maxGradNorm = f32(limit.getValue());
   train.hyperInput = info.getAs<StringAttr>("hyper_input").str();

@@ -499,6 +499,7 @@ rt::Result<rt::TrainState> CapturedStep::trainState() const {
   t.adamw.beta2 = static_cast<float>(state_->adamw.beta2);
   t.adamw.eps = static_cast<float>(state_->adamw.eps);
   t.adamw.weightDecay = static_cast<float>(state_->adamw.weightDecay);
+  t.adamw.decoupled = state_->adamw.decoupledWeightDecay;
   if (state_->maxGradNorm)
     t.maxGradNorm = static_cast<float>(*state_->maxGradNorm);
   return t;

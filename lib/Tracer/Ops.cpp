@@ -346,6 +346,9 @@ Tensor sigmoid(At x) { return OpBuilderFor::unary<SigmoidOp>(x, "sigmoid"); }
 Tensor relu(At x) { return OpBuilderFor::unary<ReluOp>(x, "relu"); }
 Tensor sqrt(At x) { return OpBuilderFor::unary<SqrtOp>(x, "sqrt"); }
 Tensor square(At x) { return OpBuilderFor::unary<SquareOp>(x, "square"); }
+Tensor floor(At x) { return OpBuilderFor::unary<FloorOp>(x, "floor"); }
+Tensor ceil(At x) { return OpBuilderFor::unary<CeilOp>(x, "ceil"); }
+Tensor erf(At x) { return OpBuilderFor::unary<ErfOp>(x, "erf"); }
 Tensor stopGradient(At x) {
   return OpBuilderFor::unary<StopGradientOp>(x, "stopGradient");
 }

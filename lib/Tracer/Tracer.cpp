@@ -515,7 +515,7 @@ rt::Status Tracer::trainStep(const std::string &name,
   auto optimizer = AdamWAttr::getChecked(
       [&] { return emitError(at); }, ctx, APFloat(adamw.lr),
       APFloat(adamw.beta1), APFloat(adamw.beta2), APFloat(adamw.eps),
-      APFloat(adamw.weightDecay));
+      APFloat(adamw.weightDecay), adamw.decoupledWeightDecay);
   if (!optimizer)
     return rt::Status::error("tracer: training step '" + name +
                              "': " + locationText(at) + ": " +

@@ -76,12 +76,12 @@ CapturedStep = _capture.CapturedStep
 capture = _capture.capture
 capture_step = _capture.capture_step
 
-_OPS = ["exp", "log", "tanh", "sigmoid", "relu", "sqrt", "square", "add",
-        "sub", "mul", "div", "minimum", "maximum", "neg", "clamp", "matmul",
-        "linear", "sum", "mean", "max", "softmax", "log_softmax",
-        "cross_entropy", "mse", "get_rows", "reshape", "transpose",
-        "broadcast_to", "slice", "concat", "one_hot", "stop_gradient",
-        "compare"]
+_OPS = ["exp", "log", "tanh", "sigmoid", "relu", "sqrt", "square", "floor",
+        "ceil", "erf", "add", "sub", "mul", "div", "minimum", "maximum", "neg",
+        "clamp", "matmul", "linear", "sum", "mean", "max", "softmax",
+        "log_softmax", "cross_entropy", "mse", "get_rows", "reshape",
+        "transpose", "broadcast_to", "slice", "concat", "one_hot",
+        "stop_gradient", "compare"]
 globals().update({name: getattr(_capture, name) for name in _OPS})
 
 __all__ = ["Device", "Module", "devices", "advise_cpu_threads", "Error", "UpdateRefused",

@@ -11,6 +11,9 @@ import torch
 import torch.fx.experimental.proxy_tensor as _proxy
 
 import capture
+from capture._fx_index import (DeviceIndex, arange, device_index,
+                               index_add, index_tensor, one_hot,
+                               row_accumulations, rows_sum)
 from capture._fx_ops import DRAWS, OPS, SHAPES, _amax, _amin, first_extreme
 from capture._fx_values import (Ints, LogSoftmax, Refused, Transposed,
                                 Unsupported, _no, aten, is_value)
@@ -199,14 +202,43 @@ class _Graph:
         # In-place ops (log_prob -= ..., ReLU(inplace=True)) on a value no
         # one else sees: their out-of-place op.
         order = {n: i for i, n in enumerate(nodes)}
+        self._rows(nodes, order)
         self.inplace, self.hazards = {}, {}
         for n in nodes:
             functional = _functional(n.target)
-            if functional is not None and n not in self.noise:
+            if functional is not None and n not in self.noise and \
+                    n not in self.row_base:
                 self.inplace[n] = functional
                 why = _alias_hazard(n, order)
                 if why:
                     self.hazards[n] = why
+
+    def _rows(self, nodes, order):
+        """Rows accumulated in a loop (C51's projection: index_add_ into
+        each row of a fresh tensor): computed together at the last row's
+        node (_fx_index), the per-row selects not at all."""
+        self.row_base, self.row_last, self.skip = {}, {}, set()
+        self.rows = row_accumulations(nodes, order)
+        for base, rows in self.rows.items():
+            for n, _, _, sparent in rows:
+                if self.live.get(sparent) and n.meta.get("grad", True):
+                    loc = n.meta.get("loc", _NO_LOC)
+                    raise Unsupported(
+                        "%s: index_add_ of rows that carry a gradient is not "
+                        "supported (in %s); C51's target, computed under "
+                        "torch.no_grad(), is" % (_where(loc), self.what))
+                self.row_base[n] = base
+                self.skip.add(n.args[0])
+                for arg in (n.args[2], n.args[3]):
+                    while isinstance(arg, torch.fx.Node) and \
+                            all(u in self.skip or u in self.row_base
+                                for u in arg.users) and \
+                            arg not in (n.args[0],) and \
+                            arg.target in (aten.select.int,
+                                           aten._to_copy.default):
+                        self.skip.add(arg)
+                        arg = arg.args[0]
+            self.row_last[base] = max((r[0] for r in rows), key=order.get)
 
     def reached(self, output):
         """The weights a gradient of `output` (the loss) reaches: those with
@@ -237,7 +269,7 @@ class _Graph:
                                   _where(n.meta.get("loc", _NO_LOC)),
                                   _name_of(n.target), why))
         for n in self.gm.graph.nodes:
-            if n in self.inplace:
+            if n in self.inplace or n in self.row_base:
                 continue
             if n.op == "call_function" and n.target not in OPS and \
                     n.target not in (operator.getitem, aten.detach.default) \
@@ -306,6 +338,13 @@ class _Graph:
             return self.host_inputs[self.noise[node][0]]
         if node in self.shape_only:
             return None
+        if node in self.skip:
+            return None
+        if node in self.row_base:
+            return self._accumulate(node, c, env)
+        index = self._index(node, c, args, kwargs)
+        if index is not None:
+            return index
         live_in = any(self.live.get(a, False) for a in node.all_input_nodes)
         if target is aten.detach.default:
             x = args[0]
@@ -327,6 +366,40 @@ class _Graph:
         if live_in and not self.live[node]:  # no_grad: a gradient stops
             out = _stop(c, out)
         return out
+
+    def _accumulate(self, node, c, env):
+        """An index_add_ row: at the last row of its tensor, the tensor
+        becomes its value plus every row's contribution."""
+        base = self.row_base[node]
+        if node is self.row_last[base]:
+            pairs = {}
+            for _, i, lparent, sparent in self.rows[base]:
+                pairs.setdefault((lparent, sparent), []).append(i)
+            env[base] = rows_sum(
+                c, env[base], [(env[lp], env[sp], lp, rows)
+                               for (lp, sp), rows in pairs.items()],
+                self.weights[self.aranges[node]])
+        return None
+
+    def _index(self, node, c, args, kwargs):
+        """The ops of indices computed in the step (_fx_index), or None."""
+        target = node.target
+        if target is aten._to_copy.default and is_value(args[0]) and \
+                kwargs.get("dtype") in (torch.int64, torch.int32) and \
+                node not in self.casts:
+            return device_index(node, args[0])
+        if target in (aten.arange.default, aten.arange.start):
+            return arange(c, *args, **kwargs)
+        positions = self.aranges.get(node)
+        positions = positions and self.weights[positions]
+        if target is aten.index.Tensor:
+            return index_tensor(c, args[0], args[1], positions)
+        if self.inplace.get(node, target) is aten.index_add.default:
+            return index_add(c, *args, positions=positions, **kwargs)
+        if target is torch.ops.capture.one_hot.default and \
+                isinstance(args[0], DeviceIndex):
+            return one_hot(c, args[0], args[1], positions)
+        return None
 
     def _extreme(self, node, c, args, kwargs):
         """max(dim), min(dim): (values, indices); argmax: the indices."""

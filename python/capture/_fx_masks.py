@@ -4,6 +4,8 @@ tanh-GELU, smooth L1 and Huber losses, logical ops."""
 
 import math
 
+import torch
+
 from capture._fx_values import Ints, Mask, _check, _no, is_value
 
 # Comparisons, masks and what is written with them. A mask selects with
@@ -106,10 +108,10 @@ def _softplus(c, x, beta=1.0, threshold=20.0):
 
 
 def _gelu(c, x, approximate="none"):
-    if approximate != "tanh":
-        _no("GELU with the exact erf", "nn.GELU(approximate='tanh') is; "
-            "Capture has no erf kernel yet")
     x = _check(x, "gelu")
+    if approximate != "tanh":  # PyTorch's: x * 0.5 * (1 + erf(x / sqrt 2))
+        return c.mul(c.mul(x, 0.5),
+                     c.add(c.erf(c.mul(x, math.sqrt(0.5))), 1.0))
     inner = c.mul(c.add(x, c.mul(c.mul(c.square(x), x), 0.044715)),
                   math.sqrt(2.0 / math.pi))
     return c.mul(c.mul(x, 0.5), c.add(c.tanh(inner), 1.0))
@@ -152,4 +154,20 @@ def _logical(op):
         if op == "and":
             return Mask(c.mul(a, b))
         return Mask(c.maximum(a, b))
+    return fn
+
+
+def _filled(value):
+    """zeros_like, ones_like, full_like: a compare of x with itself is 1
+    where the other is 0 (NaN included), so their sum is ones with x's
+    shape and no gradient, whatever x holds."""
+    def fn(c, x, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        fill = args[0] if value is None else value
+        if dtype not in (None, torch.float32) or isinstance(x, Ints):
+            _no("a %s of dtype %s" % ("full_like" if value is None else
+                                      "zeros_like/ones_like", dtype))
+        x = _check(x, "full_like")
+        ones = c.add(c.compare("eq", x, x), c.compare("ne", x, x))
+        return ones if fill == 1 else c.mul(ones, float(fill))
     return fn

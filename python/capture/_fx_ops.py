@@ -491,14 +491,6 @@ def _dropout(c, x, p, train):
         "deterministic; use p=0 or model.eval()")
 
 
-def _needs_op(name, hint):
-    def fn(c, *args, **kwargs):
-        _no(name, hint)
-    return fn
-
-
-_NEW_OP = "Capture has no kernel for it yet"
-
 OPS = {
     aten.add.Tensor: _add, aten.add.Scalar: _add,
     aten.sub.Tensor: _sub, aten.sub.Scalar: _sub,
@@ -573,12 +565,18 @@ OPS = {
     aten.logical_or.default: m._logical("or"),
     aten.bitwise_or.Tensor: m._logical("or"),
     aten.scalar_tensor.default: lambda c, v, **kw: float(v),
-    aten.floor.default: _needs_op("floor", _NEW_OP),
+    # Computed in _fx_graph (_fx_index): they need an arange constant.
+    aten.index_add.default: None, aten.index.Tensor: None,
+    aten.arange.default: None, aten.arange.start: None,
+    aten.floor.default: _unary("floor"), aten.ceil.default: _unary("ceil"),
+    aten.erf.default: _unary("erf"),
+    aten.zeros_like.default: m._filled(0.0),
+    aten.ones_like.default: m._filled(1.0),
+    aten.full_like.default: m._filled(None),
     aten.lt.Tensor: m._compare("lt"), aten.lt.Scalar: m._compare("lt"),
     aten.le.Tensor: m._compare("le"), aten.le.Scalar: m._compare("le"),
     aten.gt.Tensor: m._compare("gt"), aten.gt.Scalar: m._compare("gt"),
     aten.ge.Tensor: m._compare("ge"), aten.ge.Scalar: m._compare("ge"),
     aten.eq.Tensor: m._compare("eq"), aten.eq.Scalar: m._compare("eq"),
     aten.ne.Tensor: m._compare("ne"), aten.ne.Scalar: m._compare("ne"),
-    aten.ceil.default: _needs_op("ceil", _NEW_OP),
 }

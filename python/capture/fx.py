@@ -36,7 +36,10 @@ from torch.nn.utils.stateless import _reparametrize_module
 import capture
 from capture._fx_graph import (_NO_LOC, EXTREMES, _Graph, _trace, _where,
                                needs_indices)
+from capture._fx_index import positions_needed
 from capture._fx_inputs import _Signature, _as_array, _suggest
+from capture._fx_model import (_Models, _as_model, _class_location,
+                               _optimizer_settings)
 from capture._fx_values import Unsupported
 from capture._fx_free import FreeNumbers
 from capture._fx_sync import ModuleSync
@@ -78,104 +81,6 @@ class _Shaped:
         self.signature = signature  # names, shapes and dtypes
         self.outputs = outputs  # the traced function (inputs -> outputs)
         self.step = step  # the CapturedStep
-
-
-def _class_location(model):
-    """(file, line) of the model's class, where its weights are declared."""
-    try:
-        _, line = inspect.getsourcelines(type(model))
-        return (inspect.getsourcefile(type(model)), line)
-    except (OSError, TypeError):
-        return ("<%s>" % type(model).__name__, 0)
-
-
-def _optimizer_settings(optimizer, params, lr, betas, eps, weight_decay):
-    """AdamW's hyperparameters from `optimizer`: torch.optim.AdamW, or
-    torch.optim.Adam without weight decay (the same update: PyTorch's Adam
-    and AdamW differ only in how they decay)."""
-    if optimizer is None:
-        return lr, tuple(betas), eps, weight_decay
-    kind = type(optimizer)
-    if kind not in (torch.optim.AdamW, torch.optim.Adam):
-        raise Unsupported("optimizer: %s is not supported; torch.optim.Adam "
-                          "and AdamW are" % kind.__name__)
-    if len(optimizer.param_groups) != 1:
-        raise Unsupported("optimizer: %d parameter groups; Capture's step "
-                          "has one optimizer over every trainable parameter"
-                          % len(optimizer.param_groups))
-    g = optimizer.param_groups[0]
-    for key, default in (("amsgrad", False), ("maximize", False),
-                         ("capturable", False), ("differentiable", False)):
-        if g.get(key, default) != default:
-            raise Unsupported("optimizer: %s with %s=%r"
-                              % (kind.__name__, key, g[key]))
-    if kind is torch.optim.Adam and g["weight_decay"] != 0:
-        raise Unsupported("optimizer: Adam with weight_decay=%r (an L2 term "
-                          "added to the gradient) is not supported; use "
-                          "AdamW or weight_decay=0" % g["weight_decay"])
-    ids = {id(p) for p in g["params"]}
-    trainable = {id(p) for _, p in params if p.requires_grad}
-    if ids != trainable:
-        raise capture.Error("optimizer: its parameters are not the model's "
-                            "trainable parameters (Capture trains every "
-                            "parameter with requires_grad)")
-    return float(g["lr"]), tuple(g["betas"]), float(g["eps"]), \
-        float(g["weight_decay"])
-
-
-class _Models(torch.nn.Module):
-    """Several modules and tensors trained as one model (SAC's two critics
-    under one optimizer, its log_alpha): their own objects, under the
-    names the user gave them, so the weights are named 'qf1.fc1.weight',
-    'log_alpha' and a loss that reads them from its globals reads what the
-    import swaps."""
-
-    def __init__(self, parts):
-        super().__init__()
-        for key, part in parts:
-            if isinstance(part, torch.nn.Module):
-                self.add_module(key, part)
-            else:  # a leaf tensor, kept as the user's object
-                self._parameters[key] = part
-
-
-def _as_model(model):
-    """(nn.Module, what loss_fn is given) of import_module's `model`: a
-    module, or a dict (or list) of modules and leaf tensors."""
-    if isinstance(model, torch.nn.Module):
-        return model, model
-    if isinstance(model, dict):
-        parts = list(model.items())
-    elif isinstance(model, (list, tuple)):
-        parts = [(str(i), m) for i, m in enumerate(model)]
-    else:
-        raise capture.Error("model: expected a torch.nn.Module, or a dict "
-                            "or list of modules and tensors, got %s"
-                            % type(model).__name__)
-    if not parts:
-        raise capture.Error("model: the %s is empty" % type(model).__name__)
-    seen = {}
-    for key, part in parts:
-        if isinstance(model, dict) and (not isinstance(key, str) or
-                                        not key.isidentifier()):
-            raise capture.Error("model: the names are identifiers ('qf1'), "
-                                "got %r" % (key,))
-        if isinstance(part, torch.Tensor):
-            if not part.is_leaf or part.dtype != torch.float32:
-                raise capture.Error(
-                    "model['%s']: a tensor to train must be a float32 leaf "
-                    "(torch.zeros(1, requires_grad=True)), got %s%s"
-                    % (key, part.dtype, "" if part.is_leaf else
-                       ", computed from other tensors"))
-        elif not isinstance(part, torch.nn.Module):
-            raise capture.Error("model['%s']: expected a torch.nn.Module or "
-                                "a tensor, got %s"
-                                % (key, type(part).__name__))
-        if id(part) in seen:
-            raise capture.Error("model: '%s' and '%s' are the same object"
-                                % (seen[id(part)], key))
-        seen[id(part)] = key
-    return _Models(parts), model
 
 
 class Imported:
@@ -288,8 +193,9 @@ class Imported:
         self._free = FreeNumbers(loss_fn)
         arrays = {n: _as_array(n, example_inputs[n]) for n in self.inputs}
         self._examples = arrays
-        lr, betas, eps, wd = adamw
+        lr, betas, eps, wd, decoupled = adamw
         self._adamw = dict(lr=lr, betas=betas, eps=eps, weight_decay=wd,
+                           decoupled_weight_decay=decoupled,
                            max_grad_norm=max_grad_norm)
         self._lr = lr
         self._first = self._shaped(arrays)
@@ -317,6 +223,7 @@ class Imported:
         step = capture.capture_step(
             outputs, self.params, lr=self._lr, betas=a["betas"],
             eps=a["eps"], weight_decay=a["weight_decay"],
+            decoupled_weight_decay=a["decoupled_weight_decay"],
             max_grad_norm=a["max_grad_norm"], target=self._target)
         return _Shaped(signature, outputs, step)
 
@@ -371,6 +278,10 @@ class Imported:
         for node in gm.graph.nodes:
             if node.target in EXTREMES and needs_indices(node):
                 aranges[node] = self._arange(node)
+            size = positions_needed(node)  # and index ops (_fx_index)
+            if size:
+                aranges[node] = self._positions(
+                    size, node.meta.get("loc", _NO_LOC))
         graph = _Graph(gm, weights, inputs + signature.lifted,
                        self._requires_grad,
                        self._weights, self._constants, self._scalars,
@@ -389,7 +300,10 @@ class Imported:
         if dim is None or meta is None:
             raise Unsupported("%s: argmax over all elements is not "
                               "supported; give dim" % _where(loc))
-        size = int(meta.shape[dim])
+        return self._positions(int(meta.shape[dim]), loc)
+
+    def _positions(self, size, loc):
+        """The weight holding arange(size) as float32."""
         held = self._aranges.setdefault(
             size, torch.arange(size, dtype=torch.float32))
         self._constant(held, loc)

@@ -148,7 +148,8 @@ py::dict python::trainStateDict(const TrainState &s) {
              py::arg("refused_steps") = s.refusedSteps,
              py::arg("lr") = s.adamw.lr, py::arg("beta1") = s.adamw.beta1,
              py::arg("beta2") = s.adamw.beta2, py::arg("eps") = s.adamw.eps,
-             py::arg("weight_decay") = s.adamw.weightDecay);
+             py::arg("weight_decay") = s.adamw.weightDecay,
+             py::arg("decoupled_weight_decay") = s.adamw.decoupled);
   d["max_grad_norm"] = s.maxGradNorm ? py::cast(*s.maxGradNorm) : py::none();
   return d;
 }

@@ -146,10 +146,17 @@ struct UnaryOp {
 };
 
 const UnaryOp unaryOps[] = {
-    {"exp", capture::exp},       {"log", capture::log},
-    {"tanh", capture::tanh},     {"sigmoid", capture::sigmoid},
-    {"relu", capture::relu},     {"sqrt", capture::sqrt},
-    {"square", capture::square}, {"stop_gradient", capture::stopGradient},
+    {"exp", capture::exp},
+    {"log", capture::log},
+    {"tanh", capture::tanh},
+    {"sigmoid", capture::sigmoid},
+    {"relu", capture::relu},
+    {"sqrt", capture::sqrt},
+    {"square", capture::square},
+    {"floor", capture::floor},
+    {"ceil", capture::ceil},
+    {"erf", capture::erf},
+    {"stop_gradient", capture::stopGradient},
 };
 
 /// The operators and methods a Tensor and a Weight share.

@@ -224,13 +224,14 @@ template <typename C> void addShared(py::class_<PyCallable<C>> &c) {
 }
 
 AdamW adamwOf(double lr, std::pair<double, double> betas, double eps,
-              double weightDecay) {
+              double weightDecay, bool decoupledWeightDecay) {
   AdamW a;
   a.lr = lr;
   a.beta1 = betas.first;
   a.beta2 = betas.second;
   a.eps = eps;
   a.weightDecay = weightDecay;
+  a.decoupledWeightDecay = decoupledWeightDecay;
   return a;
 }
 
@@ -389,25 +390,27 @@ void capture::python::bindTracer(py::module_ &m) {
       [](py::object fn, Params &params, double lr,
          std::pair<double, double> betas, double eps, double weightDecay,
          std::optional<double> maxGradNorm, const std::string &target,
-         bool fuse) {
+         bool fuse, bool decoupledWeightDecay) {
         auto pending = std::make_shared<PendingError>();
         CaptureOptions options;
         options.compile = compileOptionsOf(target, fuse);
         StepOptions step;
         step.maxGradNorm = maxGradNorm;
-        CapturedStep c =
-            capture::captureStep(wrap(std::move(fn), pending, "loss"), params,
-                                 adamwOf(lr, betas, eps, weightDecay), step,
-                                 options, locate(py::none()));
+        CapturedStep c = capture::captureStep(
+            wrap(std::move(fn), pending, "loss"), params,
+            adamwOf(lr, betas, eps, weightDecay, decoupledWeightDecay), step,
+            options, locate(py::none()));
         return PyCapturedStep{std::move(c), std::move(pending)};
       },
       py::arg("fn"), py::arg("params"), py::arg("lr") = 1e-3,
       py::arg("betas") = std::make_pair(0.9, 0.999), py::arg("eps") = 1e-8,
       py::arg("weight_decay") = 0.01, py::arg("max_grad_norm") = py::none(),
       py::arg("target") = "lavapipe", py::arg("fuse") = true,
-      py::keep_alive<0, 2>(),
+      py::arg("decoupled_weight_decay") = true, py::keep_alive<0, 2>(),
       "Captures a training step: fn's first output is the loss; the "
-      "compiler adds the backward pass, the clipping and AdamW.");
+      "compiler adds the backward pass, the clipping and AdamW "
+      "(decoupled_weight_decay=False: torch.optim.Adam's L2 weight decay, "
+      "fixed for the step's life).");
 
   py::class_<Tracer>(m, "Tracer",
                      "Records a module (weights and entries) for capture-aot "
@@ -439,14 +442,15 @@ void capture::python::bindTracer(py::module_ &m) {
           "train_step",
           [](Tracer &t, const std::string &name, const py::dict &inputs,
              py::object fn, double lr, std::pair<double, double> betas,
-             double eps, double weightDecay,
-             std::optional<double> maxGradNorm) {
+             double eps, double weightDecay, std::optional<double> maxGradNorm,
+             bool decoupledWeightDecay) {
             auto pending = std::make_shared<PendingError>();
             StepOptions step;
             step.maxGradNorm = maxGradNorm;
             rt::Status s = t.trainStep(
                 name, inputSpecs(inputs), wrap(std::move(fn), pending, "loss"),
-                adamwOf(lr, betas, eps, weightDecay), step, locate(py::none()));
+                adamwOf(lr, betas, eps, weightDecay, decoupledWeightDecay),
+                step, locate(py::none()));
             if (s.isError())
               pending->reraise();
             check(s);
@@ -454,7 +458,8 @@ void capture::python::bindTracer(py::module_ &m) {
           py::arg("name"), py::arg("inputs"), py::arg("fn"),
           py::arg("lr") = 1e-3, py::arg("betas") = std::make_pair(0.9, 0.999),
           py::arg("eps") = 1e-8, py::arg("weight_decay") = 0.01,
-          py::arg("max_grad_norm") = py::none())
+          py::arg("max_grad_norm") = py::none(),
+          py::arg("decoupled_weight_decay") = true)
       .def("to_mlir", [](const Tracer &t) { return take(t.toMlir()); })
       .def(
           "compile",

@@ -89,7 +89,7 @@ class Rounding(torch.nn.Module):
         self.fc = torch.nn.Linear(4, 3)
 
     def forward(self, x):
-        return self.fc(x).floor()  # unsupported: floor
+        return self.fc(x).round()  # unsupported: round
 
 
 class Convolving(torch.nn.Module):
@@ -291,8 +291,8 @@ class FxTest(unittest.TestCase):
             imported = capture.fx.import_module(model, device=self.device)
             imported.forward(x=np.ones((2, 4), np.float32))
         msg = str(e.exception)
-        self.assertIn("floor", msg)
-        self.assertIn("%s:%d" % (HERE, line_of(Rounding.forward, "floor")),
+        self.assertIn("round", msg)
+        self.assertIn("%s:%d" % (HERE, line_of(Rounding.forward, "round")),
                       msg)
 
     def test_unsupported_module_names_it(self):

@@ -180,6 +180,68 @@ def ddpg_critic(target_actor, qf1_target, gamma=0.99):
     return critic_loss
 
 
+N_ATOMS, V_MIN, V_MAX = 11, -10.0, 10.0
+
+
+class C51Network(nn.Module):
+    """C51's network: a categorical value distribution per action over
+    fixed atoms (a buffer)."""
+
+    def __init__(self, obs=4, n=3):
+        super().__init__()
+        self.n, self.n_atoms = n, N_ATOMS
+        self.register_buffer("atoms",
+                             torch.linspace(V_MIN, V_MAX, steps=N_ATOMS))
+        self.network = nn.Sequential(nn.Linear(obs, 32), nn.ReLU(),
+                                     nn.Linear(32, n * N_ATOMS))
+
+    def get_action(self, x, action=None):
+        logits = self.network(x)
+        pmfs = torch.softmax(logits.view(len(x), self.n, self.n_atoms),
+                             dim=2)
+        q_values = (pmfs * self.atoms).sum(2)
+        if action is None:
+            action = torch.argmax(q_values, 1)
+        return action, pmfs[torch.arange(len(x)), action]
+
+    def forward(self, x):  # greedy acting
+        action, pmf = self.get_action(x)
+        return action.float(), pmf
+
+
+def c51(target_network, gamma=0.99, scatter_free=False):
+    """C51's loss: the target distribution projected onto the atoms with
+    floor/ceil and index_add_ into each row, as its authors write it (or
+    with one_hot instead of the loop)."""
+    def c51_loss(q_network, observations, actions, next_observations,
+                 rewards, dones):
+        with torch.no_grad():
+            _, next_pmfs = target_network.get_action(next_observations)
+            next_atoms = rewards + gamma * target_network.atoms * (1 - dones)
+            delta_z = target_network.atoms[1] - target_network.atoms[0]
+            tz = next_atoms.clamp(V_MIN, V_MAX)
+            b = (tz - V_MIN) / delta_z
+            l = b.floor().clamp(0, N_ATOMS - 1)
+            u = b.ceil().clamp(0, N_ATOMS - 1)
+            # (l == u).float(): b exactly whole puts its mass on l.
+            d_m_l = (u + (l == u).float() - b) * next_pmfs
+            d_m_u = (b - l) * next_pmfs
+            if scatter_free:
+                target_pmfs = (d_m_l.unsqueeze(-1) *
+                               F.one_hot(l.long(), N_ATOMS)).sum(1) + \
+                    (d_m_u.unsqueeze(-1) *
+                     F.one_hot(u.long(), N_ATOMS)).sum(1)
+            else:
+                target_pmfs = torch.zeros_like(next_pmfs)
+                for i in range(target_pmfs.size(0)):
+                    target_pmfs[i].index_add_(0, l[i].long(), d_m_l[i])
+                    target_pmfs[i].index_add_(0, u[i].long(), d_m_u[i])
+        _, old_pmfs = q_network.get_action(observations, actions.flatten())
+        return (-(target_pmfs * old_pmfs.clamp(min=1e-5, max=1 - 1e-5).log()
+                  ).sum(-1)).mean()
+    return c51_loss
+
+
 def soft_update(net, target, tau):
     for param, target_param in zip(net.parameters(), target.parameters()):
         target_param.data.copy_(tau * param.data + (1 - tau) *
@@ -341,6 +403,96 @@ class OffPolicyTest(unittest.TestCase):
             self.assert_close(out["loss"],
                               self.torch_step(t_loss, twin[1], t_opt, batch),
                               "ddpg step %d" % k)
+
+    def c51_batch(self, n=12):
+        g = torch.Generator().manual_seed(5)
+        batch = {"observations": torch.randn(n, 4, generator=g),
+                 "actions": torch.randint(0, 3, (n, 1), generator=g),
+                 "next_observations": torch.randn(n, 4, generator=g),
+                 "rewards": torch.randn(n, 1, generator=g) * 4,
+                 "dones": (torch.rand(n, 1, generator=g) < 0.3).float()}
+        # b exactly whole (l == u): a done transition with reward 0, one
+        # past v_max (clamped) and one on an atom.
+        batch["rewards"][:3, 0] = torch.tensor([0.0, 50.0, 4.0])
+        batch["dones"][:3, 0] = 1.0
+        return batch
+
+    def test_c51_projection_as_written(self):
+        """C51: argmax of the target's expected values picks its
+        distribution (pmfs[torch.arange(len(x)), action]); the projection
+        with floor, ceil, l == u and index_add_ into each row in a loop;
+        and the same with one_hot; 20 steps with a hard target update, to
+        PyTorch's losses and weights; greedy acting after training."""
+        batch = self.c51_batch()
+        for scatter_free in (False, True):
+            torch.manual_seed(0)
+            q, target = C51Network(), C51Network()
+            target.load_state_dict(q.state_dict())
+            tq, ttarget = copy.deepcopy(q), copy.deepcopy(target)
+            opt = torch.optim.Adam(q.parameters(), lr=2.5e-4, eps=0.01 / 32)
+            t_opt = torch.optim.Adam(tq.parameters(), lr=2.5e-4,
+                                     eps=0.01 / 32)
+            step = capture.fx.import_module(
+                q, c51(target, scatter_free=scatter_free), batch,
+                optimizer=opt, frozen={"target_network": target},
+                device=self.device)
+            t_loss = c51(ttarget, scatter_free=scatter_free)
+            for k in range(20):
+                out = step.step(batch)
+                self.assert_close(out["loss"],
+                                  self.torch_step(t_loss, tq, t_opt, batch),
+                                  "step %d" % k)
+                if k == 9:
+                    target.load_state_dict(q.state_dict())
+                    ttarget.load_state_dict(tq.state_dict())
+            check_weights(self, step.state_dict(), tq, 2.5e-4, 20)
+        x = batch["observations"]
+        action, pmf = tq(x)
+        out = step.forward(x=x)
+        np.testing.assert_array_equal(out["output0"], action.numpy())
+        np.testing.assert_allclose(out["output1"], pmf.detach().numpy(),
+                                   rtol=1e-5, atol=1e-6)
+
+    def test_indices_made_in_the_step_must_be_bounded(self):
+        """PyTorch raises on an index out of range; a step cannot, so an
+        index made in the step is taken only where the graph bounds it."""
+        batch = self.c51_batch(4)
+        target = C51Network()
+
+        def unclamped(q_network, observations, actions, next_observations,
+                      rewards, dones):
+            _, pmfs = q_network.get_action(observations, actions.flatten())
+            b = (torch.sigmoid(rewards) * 5).floor()  # in range, unproven
+            return (pmfs * F.one_hot(b.long(), N_ATOMS).squeeze(1)).mean()
+
+        def unrounded(q_network, observations, actions, next_observations,
+                      rewards, dones):
+            _, pmfs = q_network.get_action(observations, actions.flatten())
+            b = (torch.sigmoid(rewards) * 5).clamp(0, N_ATOMS - 1)
+            return (pmfs * F.one_hot(b.long(), N_ATOMS).squeeze(1)).mean()
+
+        def some_rows(q_network, observations, actions, next_observations,
+                      rewards, dones):
+            _, pmfs = q_network.get_action(observations, actions.flatten())
+            l = (torch.sigmoid(rewards) * 5).floor().clamp(0, N_ATOMS - 1).expand(
+                -1, N_ATOMS)
+            t, d = torch.zeros_like(pmfs), pmfs.detach()
+            for i in range(len(t) - 1):
+                t[i].index_add_(0, l[i].long(), d[i])
+            return (t * pmfs).mean()
+
+        for fn, message in (
+                (unclamped, "one_hot of indices computed in the step within "
+                 "\\[-inf, inf\\], which may fall outside \\[0, 11\\)"
+                 ".*clamp\\(0, 10\\)"),
+                (unrounded, "\\.long\\(\\) of a float tensor computed in"
+                 " the step that is not provably whole"),
+                (some_rows, "index_add_ into the rows of a tensor other "
+                 "than into every row once")):
+            with self.assertRaisesRegex(capture.fx.Unsupported, message):
+                capture.fx.import_module(C51Network(), fn, batch,
+                                         frozen={"t": target},
+                                         device=self.device)
 
     def test_a_global_float_is_read_at_each_step(self):
         """A float the loss reads from its globals (a coefficient the loop

@@ -64,6 +64,24 @@ class ContinuousAgent(nn.Module):
                 probs.entropy().sum(1), self.critic(x))
 
 
+class RPOAgent(ContinuousAgent):
+    """RPO: PPO continuous whose update perturbs the mean with uniform
+    noise, drawn as its authors draw it."""
+
+    rpo_alpha = 0.5
+
+    def get_action_and_value(self, x, action):
+        action_mean = self.actor_mean(x)
+        action_logstd = self.actor_logstd.expand_as(action_mean)
+        action_std = torch.exp(action_logstd)
+        z = torch.FloatTensor(action_mean.shape).uniform_(-self.rpo_alpha,
+                                                          self.rpo_alpha)
+        action_mean = action_mean + z
+        probs = Normal(action_mean, action_std)
+        return (action, probs.log_prob(action).sum(1),
+                probs.entropy().sum(1), self.critic(x))
+
+
 def ppo_continuous_loss(agent, obs, actions, logprobs, advantages, returns):
     _, newlogprob, entropy, newvalue = agent.get_action_and_value(obs, actions)
     ratio = (newlogprob - logprobs).exp()
@@ -204,15 +222,29 @@ class RLTest(unittest.TestCase):
             imported.step(batch)
         self.assertEqual(imported.train_state()["step"], STEPS)
 
+    def continuous_batch(self, n, seed):
+        g = torch.Generator().manual_seed(seed)
+        return {"obs": torch.randn(n, 3, generator=g),
+                "actions": torch.randn(n, 2, generator=g),
+                "logprobs": -torch.rand(n, generator=g) - 1.0,
+                "advantages": torch.randn(n, generator=g),
+                "returns": torch.randn(n, generator=g)}
+
     def test_ppo_continuous_normal(self):
-        g = torch.Generator().manual_seed(2)
-        batch = {"obs": torch.randn(48, 3, generator=g),
-                 "actions": torch.randn(48, 2, generator=g),
-                 "logprobs": -torch.rand(48, generator=g) - 1.0,
-                 "advantages": torch.randn(48, generator=g),
-                 "returns": torch.randn(48, generator=g)}
+        batch = self.continuous_batch(48, 2)
         self.train_both(ContinuousAgent, ppo_continuous_loss, batch,
                         lambda p: torch.optim.Adam(p, lr=3e-4, eps=1e-5))
+
+    def test_adam_weight_decay_is_l2_on_the_gradient(self):
+        """torch.optim.Adam(weight_decay=...) adds wd * p to the clipped
+        gradient (not AdamW's decay); with the clip active at every step,
+        and both sides' weights compared."""
+        batch = self.continuous_batch(32, 21)
+        imported, _, _ = self.train_both(
+            ContinuousAgent, ppo_continuous_loss, batch,
+            lambda p: torch.optim.Adam(p, lr=1e-3, weight_decay=0.5),
+            max_norm=0.05)
+        self.assertFalse(imported.train_state()["decoupled_weight_decay"])
 
     def dqn_batch(self, n=32, seed=3):
         g = torch.Generator().manual_seed(seed)
@@ -337,6 +369,11 @@ class RLTest(unittest.TestCase):
         torch.manual_seed(5)
         SquashedActor()
         self.assertEqual(float(after_import), float(torch.rand(1)))
+
+    def test_rpo_uniform_perturbation(self):
+        batch = self.continuous_batch(32, 17)
+        # Each step's noise is PyTorch's own at that step (seeded alike).
+        self.seeded_steps(RPOAgent, ppo_continuous_loss, batch, max_norm=0.5)
 
     def test_randn_like_smoothing_noise(self):
         g = torch.Generator().manual_seed(9)
@@ -518,14 +555,15 @@ class RLTest(unittest.TestCase):
 
     def test_masks_activations_and_robust_losses(self):
         """Comparisons and what RL code writes with them: where, a clip
-        fraction, masked_fill, abs, LeakyReLU, ELU, Softplus, tanh-GELU,
-        smooth L1 and Huber losses."""
+        fraction, masked_fill, abs, LeakyReLU, ELU, Softplus, GELU (erf)
+        and tanh-GELU, smooth L1 and Huber losses."""
 
         class Mixed(nn.Module):
             def __init__(self):
                 super().__init__()
                 self.a = nn.Sequential(nn.Linear(4, 16), nn.LeakyReLU(0.1))
-                self.b = nn.Sequential(nn.Linear(16, 16), nn.ELU())
+                self.b = nn.Sequential(nn.Linear(16, 16), nn.ELU(),
+                                       nn.Linear(16, 16), nn.GELU())
                 self.c = nn.Sequential(nn.Linear(16, 3),
                                        nn.GELU(approximate="tanh"))
 
@@ -802,14 +840,14 @@ class RLTest(unittest.TestCase):
     def test_unsupported_is_refused_at_import_with_the_line(self):
         def loss(q_network, observations):
             q = q_network(observations)
-            return q.floor().mean()  # no kernel yet
+            return q.round().mean()  # no kernel yet
         with self.assertRaises(capture.fx.Unsupported) as e:
             capture.fx.import_module(QNetwork(), loss,
                                      {"observations": torch.randn(2, 4)},
                                      device=self.device)
-        self.assertIn("floor", str(e.exception))
+        self.assertIn("round", str(e.exception))
         self.assertIn("%s:%d" % (HERE.replace("test_fx.py", "test_fx_rl.py"),
-                                 line_of(loss, "floor()")), str(e.exception))
+                                 line_of(loss, "round()")), str(e.exception))
 
         def noisy(q_network, observations):
             q = q_network(observations)

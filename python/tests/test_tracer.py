@@ -6,6 +6,7 @@ an earlier trace is refused.
 
 Run by ctest `python.tracer`.
 """
+import math
 import os
 import re
 import unittest
@@ -154,6 +155,50 @@ class TracerTest(unittest.TestCase):
         f = capture.capture(
             lambda i: {"y": capture.stop_gradient(i["x"]) * 2.0}, p)
         np.testing.assert_array_equal(f(x=x)["y"], 2 * x)
+
+    def test_floor_ceil_erf(self):
+        # As functions and as methods: floor and ceil exactly numpy's
+        # (halves on both sides of zero, integers, NaN, infinities), erf
+        # within 2e-7 of math.erf.
+        p = capture.Params(self.device)
+        f = capture.capture(lambda i: {
+            "floor": capture.floor(i["x"]), "ceil": i["x"].ceil(),
+            "erf": capture.erf(i["x"]), "floor_m": i["x"].floor(),
+            "ceil_f": capture.ceil(i["x"]), "erf_m": i["x"].erf()}, p)
+        x = np.array([[-2.5, -0.5, -0.0, 0.5, 2.5, 3.0],
+                      [-7.0, 1e-3, -1e-3, np.inf, -np.inf, np.nan],
+                      [8388607.5, -3.9, 4.5, 0.3, -1.2, 2.0]], np.float32)
+        out = f(x=x)
+        np.testing.assert_array_equal(out["floor"], np.floor(x))
+        np.testing.assert_array_equal(out["floor_m"], np.floor(x))
+        np.testing.assert_array_equal(out["ceil"], np.ceil(x))
+        np.testing.assert_array_equal(out["ceil_f"], np.ceil(x))
+        want = np.array([math.erf(v) for v in x.flat]).reshape(x.shape)
+        np.testing.assert_allclose(out["erf"], want, rtol=0, atol=2e-7)
+        np.testing.assert_array_equal(out["erf_m"], out["erf"])
+
+        # A training step: the gradient flows through erf
+        # (2 / sqrt(pi) * exp(-y^2)) and not through floor (zero, as in
+        # PyTorch): loss = mean((erf(y) + floor(y) - t)^2), y = x @ w.T.
+        w = p.weight("w", [3, 4], capture.Init.linear(4, seed=4))
+
+        def loss(i):
+            y = capture.linear(i["x"], w)
+            return capture.mse(capture.erf(y) + y.floor(), i["t"])
+
+        step = capture.capture_step(loss, p, lr=1e-3)
+        rng = np.random.default_rng(6)
+        xs = rng.standard_normal((8, 4)).astype(np.float32)
+        t = rng.standard_normal((8, 3)).astype(np.float32)
+        w0 = p.values()["w"].astype(np.float64)
+        out = step(x=xs, t=t)
+        y = xs.astype(np.float64) @ w0.T
+        erf_y = np.vectorize(math.erf)(y)
+        r = erf_y + np.floor(y) - t
+        dy = 2 * r / r.size * (2 / math.sqrt(math.pi)) * np.exp(-y * y)
+        np.testing.assert_allclose(out["loss"], np.mean(r * r), rtol=1e-5)
+        np.testing.assert_allclose(out["grad_norm"],
+                                   np.linalg.norm(dy.T @ xs), rtol=1e-5)
 
     def test_compare_is_a_mask_without_gradient(self):
         p = capture.Params(self.device)
@@ -311,6 +356,67 @@ class TracerTest(unittest.TestCase):
         np.testing.assert_allclose(y, np.ones((3, 2)), rtol=1e-6)
         with self.assertRaisesRegex(TypeError, "int64"):
             t.forward("g", {"x": ([2], "int64")}, lambda i: {"y": i["x"]})
+        # The Adam mode reaches the step's optimizer attribute.
+        t.train_step("s", {"x": [3, 2]},
+                     lambda i: capture.sum(capture.matmul(i["x"], w)),
+                     weight_decay=0.1, decoupled_weight_decay=False)
+        self.assertRegex(t.to_mlir(),
+                         r"weight_decay = 1\.0+e-01, decoupled = false>")
+
+    def test_adam_l2_weight_decay_trains_as_torch_adam(self):
+        # decoupled_weight_decay=False is torch.optim.Adam(weight_decay=wd):
+        # wd * p added to the clipped gradient, no decay of p. 10 steps of
+        # a linear model, with and without clipping, against PyTorch's own
+        # Adam; AdamW (the default) on the same data ends elsewhere.
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("needs PyTorch")
+        rng = np.random.default_rng(7)
+        x = rng.standard_normal((16, 4)).astype(np.float32)
+        y = rng.standard_normal((16, 3)).astype(np.float32)
+        lr, wd, steps = 0.01, 0.1, 10
+
+        def ours(decoupled, clip):
+            p, w, b = self.linear_params()
+            start = p.values()
+            step = capture.capture_step(
+                lambda i: capture.mse(capture.linear(i["x"], w, b), i["y"]),
+                p, lr=lr, weight_decay=wd, max_grad_norm=clip,
+                decoupled_weight_decay=decoupled)
+            norms = [float(step(x=x, y=y)["grad_norm"]) for _ in range(steps)]
+            self.assertEqual(step.train_state()["decoupled_weight_decay"],
+                             decoupled)
+            return start, p.values(), norms
+
+        def torch_adam(start, clip):
+            lin = torch.nn.Linear(4, 3)
+            with torch.no_grad():
+                lin.weight.copy_(torch.from_numpy(start["fc.weight"]))
+                lin.bias.copy_(torch.from_numpy(start["fc.bias"]))
+            opt = torch.optim.Adam(lin.parameters(), lr=lr, weight_decay=wd)
+            for _ in range(steps):
+                opt.zero_grad()
+                loss = torch.nn.functional.mse_loss(
+                    lin(torch.from_numpy(x)), torch.from_numpy(y))
+                loss.backward()
+                if clip is not None:
+                    torch.nn.utils.clip_grad_norm_(lin.parameters(), clip)
+                opt.step()
+            return {"fc.weight": lin.weight.detach().numpy(),
+                    "fc.bias": lin.bias.detach().numpy()}
+
+        for clip in (0.5, None):
+            start, got, norms = ours(False, clip)
+            if clip is not None:  # every step is clipped
+                self.assertGreater(min(norms), clip)
+            want = torch_adam(start, clip)
+            for name in want:
+                np.testing.assert_allclose(got[name], want[name], rtol=1e-5,
+                                           atol=1e-6, err_msg=name)
+            _, adamw, _ = ours(True, clip)
+            self.assertGreater(
+                np.abs(adamw["fc.weight"] - want["fc.weight"]).max(), 1e-4)
 
 
 if __name__ == "__main__":

@@ -108,8 +108,9 @@ TrainDesc toTrain(const fb::Train &train) {
   // The verifier guarantees the required fields; absent strings read as
   // empty, which verifyModuleDesc reports by name.
   const fb::AdamW *adamw = train.adamw();
-  d.adamw = {adamw->lr(), adamw->beta1(), adamw->beta2(), adamw->eps(),
-             adamw->weight_decay()};
+  // A file from before `decoupled` reads as the schema's default, AdamW.
+  d.adamw = {adamw->lr(),  adamw->beta1(),        adamw->beta2(),
+             adamw->eps(), adamw->weight_decay(), adamw->decoupled()};
   if (train.max_grad_norm())
     d.maxGradNorm = *train.max_grad_norm();
   d.hyperInput = toString(train.hyper_input());

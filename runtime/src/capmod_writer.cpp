@@ -39,7 +39,8 @@ fb::BufferRange toRange(const BufferRangeDesc &r) {
 
 flatbuffers::Offset<fb::Train> writeTrain(Builder &b, const TrainDesc &train) {
   const AdamWDesc &a = train.adamw;
-  auto adamw = fb::CreateAdamW(b, a.lr, a.beta1, a.beta2, a.eps, a.weightDecay);
+  auto adamw = fb::CreateAdamW(b, a.lr, a.beta1, a.beta2, a.eps, a.weightDecay,
+                               a.decoupled);
   auto hyper = b.CreateString(train.hyperInput);
   // An empty name is written as absent, which reads back as empty.
   auto maxNormInput = train.maxGradNormInput.empty()

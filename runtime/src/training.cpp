@@ -147,13 +147,27 @@ Status Module::setMaxGradNorm(std::string_view entry, float maxGradNorm) {
   return Status::ok();
 }
 
+/// "decoupled = true (AdamW's decoupled weight decay)" or the L2 mode's.
+static std::string weightDecayMode(bool decoupled) {
+  return decoupled ? "decoupled = true (AdamW's decoupled weight decay)"
+                   : "decoupled = false (Adam's L2 weight decay)";
+}
+
 Status Module::setAdamW(std::string_view entry, const AdamWDesc &adamw) {
   Result<size_t> index = impl_->trainEntryIndex(entry, "setAdamW");
   if (index.isError())
     return index.status();
-  CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(
-      "setAdamW: entry '" + std::string(entry) + "'"));
-  impl_->entries[index.value()].train->state.adamw = adamw;
+  std::string where = "setAdamW: entry '" + std::string(entry) + "'";
+  TrainState &state = impl_->entries[index.value()].train->state;
+  // The mode is compiled into the update kernel; the values are only inputs.
+  if (adamw.decoupled != state.adamw.decoupled)
+    return Status::error(where + ": the update was compiled for " +
+                         weightDecayMode(state.adamw.decoupled) +
+                         " and cannot switch to " +
+                         weightDecayMode(adamw.decoupled) +
+                         "; recompile the step to change the mode");
+  CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(where));
+  state.adamw = adamw;
   return Status::ok();
 }
 

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "capmod_checksum.h"
+#include "capmod_generated.h"
 #include "capture/rt/capmod.h"
 #include "read_error.h"
 #include "train_module.h"
@@ -50,6 +52,7 @@ TEST(CapmodTrain, RoundTrip) {
     EXPECT_EQ(t.adamw.beta2, a.beta2);
     EXPECT_EQ(t.adamw.eps, a.eps);
     EXPECT_EQ(t.adamw.weightDecay, a.weightDecay);
+    EXPECT_TRUE(t.adamw.decoupled);
     EXPECT_EQ(t.maxGradNorm,
               clip ? std::optional<float>(kTrainMaxGradNorm) : std::nullopt);
     EXPECT_EQ(t.hyperInput, "adamw");
@@ -64,6 +67,47 @@ TEST(CapmodTrain, RoundTrip) {
     // A second round trip gives the same bytes: nothing was lost.
     EXPECT_EQ(writeCapmod(back), bytes);
   }
+}
+
+TEST(CapmodTrain, DecoupledRoundTripsAndIsTrueInOlderFiles) {
+  namespace fb = capture::capmod;
+  // The AdamW table of `bytes` as flatbuffers reads it (a Table: its
+  // vtable says which fields the file has).
+  auto adamwTable = [](std::vector<uint8_t> &bytes) {
+    const fb::AdamW *a =
+        fb::GetModule(bytes.data())->entries()->Get(0)->train()->adamw();
+    return reinterpret_cast<const flatbuffers::Table *>(a);
+  };
+  auto readDecoupled = [](const std::vector<uint8_t> &bytes) {
+    Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+    EXPECT_TRUE(r.isOk()) << r.message();
+    return r.isOk() && r.value().entries[0].train->adamw.decoupled;
+  };
+
+  ModuleDesc desc = makeTrainModule(true);
+  trainOf(desc).adamw.decoupled = false;
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  EXPECT_FALSE(readDecoupled(bytes));
+  ASSERT_NE(adamwTable(bytes)->GetOptionalFieldOffset(fb::AdamW::VT_DECOUPLED),
+            0);
+
+  // A file from before the field: the same bytes with the field's vtable
+  // slot empty (resealed) read as AdamW.
+  std::vector<uint8_t> old(bytes.begin(), bytes.end() - kCapmodTrailerBytes);
+  const uint8_t *vtable = adamwTable(old)->GetVTable();
+  size_t slot = vtable - old.data() + fb::AdamW::VT_DECOUPLED;
+  old[slot] = old[slot + 1] = 0;
+  ASSERT_EQ(adamwTable(old)->GetOptionalFieldOffset(fb::AdamW::VT_DECOUPLED),
+            0);
+  appendCapmodChecksum(old);
+  EXPECT_TRUE(readDecoupled(old));
+
+  // The default is not written, so a decoupled module's table is exactly
+  // what writers from before the field wrote.
+  std::vector<uint8_t> adamw = writeCapmod(makeTrainModule(true));
+  EXPECT_EQ(adamwTable(adamw)->GetOptionalFieldOffset(fb::AdamW::VT_DECOUPLED),
+            0);
+  EXPECT_TRUE(readDecoupled(adamw));
 }
 
 TEST(CapmodTrain, FormatVersion1IsRejected) {

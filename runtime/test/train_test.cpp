@@ -266,6 +266,48 @@ TEST_F(TrainTest, HyperparametersChangeWithoutRerecording) {
   EXPECT_EQ(m->recordCount(), recorded);
 }
 
+TEST_F(TrainTest, SetAdamWKeepsTheCompiledWeightDecayMode) {
+  const char *adamw = "decoupled = true (AdamW's decoupled weight decay)";
+  const char *adam = "decoupled = false (Adam's L2 weight decay)";
+  for (bool compiled : {true, false}) {
+    SCOPED_TRACE(compiled ? "AdamW module" : "Adam module");
+    ModuleDesc desc = makeTrainModule(true);
+    desc.entries[0].train->adamw.decoupled = compiled;
+    std::unique_ptr<Module> m = load(desc);
+    ASSERT_TRUE(m);
+    auto state = [&] {
+      Result<TrainState> s = m->trainState("train");
+      EXPECT_TRUE(s.isOk()) << s.message();
+      return s.isOk() ? s->adamw : AdamWDesc();
+    };
+    EXPECT_EQ(state().decoupled, compiled);
+
+    // The other mode is refused, naming both, and changes nothing (not
+    // even the values that came with it).
+    AdamWDesc a = trainAdamW();
+    a.weightDecay = 0.5f;
+    a.decoupled = !compiled;
+    EXPECT_THAT(
+        m->setAdamW("train", a).message(),
+        AllOf(HasSubstr(std::string("setAdamW: entry 'train': the "
+                                    "update was compiled for ") +
+                        (compiled ? adamw : adam) + " and cannot switch to " +
+                        (compiled ? adam : adamw)),
+              HasSubstr("recompile the step to change the mode")));
+    EXPECT_EQ(state().weightDecay, trainAdamW().weightDecay);
+    EXPECT_EQ(state().decoupled, compiled);
+
+    // In the compiled mode the weight decay changes; so does lr, keeping
+    // the mode.
+    a.decoupled = compiled;
+    EXPECT_TRUE(m->setAdamW("train", a).isOk());
+    EXPECT_EQ(state().weightDecay, 0.5f);
+    EXPECT_TRUE(m->setLearningRate("train", 0.01f).isOk());
+    EXPECT_EQ(state().lr, 0.01f);
+    EXPECT_EQ(state().decoupled, compiled);
+  }
+}
+
 TEST_F(TrainTest, OptimizerBuffersStartAtZero) {
   // Each module trains, so freed device memory holds non-zero moments that
   // the next module's allocation may reuse.

@@ -16,10 +16,33 @@
 // CHECK: spirv.module @__spv__sigmoid
 // CHECK: spirv.GL.Exp
 // CHECK: spirv.FDiv
+// CHECK: spirv.module @__spv__floor
+// CHECK: spirv.GL.Floor
+// CHECK: spirv.module @__spv__ceil
+// CHECK: spirv.GL.Ceil
+// erf has no GLSL instruction: the kernel's approximation (abs, a clamp to
+// 4 that keeps NaN, exp, the branch select, the sign copied by bit ops).
+// CHECK: spirv.module @__spv__erf
+// CHECK-NOT: spirv.module
+// CHECK: spirv.GL.FAbs
+// CHECK: spirv.GL.FMin
+// CHECK: spirv.GL.Exp
+// CHECK: spirv.FOrdLessThan
+// CHECK: spirv.Select
+// CHECK: spirv.BitwiseOr
 ag.forward @f(%x: tensor<2x3xf32> {ag.name = "x"}) -> (tensor<2x3xf32> {ag.name = "y"}) {
   %0 = ag.exp %x : tensor<2x3xf32>
   %1 = ag.log %0 : tensor<2x3xf32>
   %2 = ag.sqrt %1 : tensor<2x3xf32>
   %3 = ag.sigmoid %2 : tensor<2x3xf32>
   ag.return %3 : tensor<2x3xf32>
+}
+
+ag.forward @g(%x: tensor<2x3xf32> {ag.name = "x"})
+    -> (tensor<2x3xf32> {ag.name = "fl"}, tensor<2x3xf32> {ag.name = "ce"},
+        tensor<2x3xf32> {ag.name = "er"}) {
+  %0 = ag.floor %x : tensor<2x3xf32>
+  %1 = ag.ceil %x : tensor<2x3xf32>
+  %2 = ag.erf %x : tensor<2x3xf32>
+  ag.return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }

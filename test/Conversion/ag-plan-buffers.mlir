@@ -93,6 +93,67 @@ ag.train_step @train(%ids: tensor<2xi32> {ag.name = "ids"}, %labels: tensor<2xi3
 
 // -----
 
+// Two steps train different weights (SAC's critics and actor, each read
+// by the other step through ag.stop_gradient): each pack sits where its
+// first weight is declared, not all packs first, so that the next case, a
+// module with the second step alone, lays the weights out alike and the
+// two modules can share one Weights buffer.
+
+ag.weight @frozen : tensor<4xf32> = dense<1.0>
+ag.weight @a trainable : tensor<4xf32> = dense<0.5>
+ag.weight @b trainable : tensor<4xf32> = dense<0.25>
+ag.train_step @first(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+  %f = ag.read_weight @frozen : tensor<4xf32>
+  %a = ag.read_weight @a : tensor<4xf32>
+  %b = ag.read_weight @b : tensor<4xf32>
+  %bs = ag.stop_gradient %b : tensor<4xf32>
+  %0 = ag.mul %a, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ag.mul %0, %bs : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = ag.mul %1, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = ag.sum %2 : tensor<4xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
+ag.train_step @second(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+  %a = ag.read_weight @a : tensor<4xf32>
+  %as = ag.stop_gradient %a : tensor<4xf32>
+  %b = ag.read_weight @b : tensor<4xf32>
+  %0 = ag.mul %b, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ag.mul %0, %as : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = ag.sum %1 : tensor<4xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
+
+// CHECK: ag.weight @frozen {{.*}} {ag.place = #ag.place<weights, 0>}
+// CHECK: ag.weight @a {{.*}} {ag.place = #ag.place<weights, 256>}
+// CHECK: ag.weight @b {{.*}} {ag.place = #ag.place<weights, 512>}
+// CHECK: ag.param_pack @first.params weights([@a]) {{.*}} ag.place = #ag.place<weights, 256>}
+// CHECK: ag.param_pack @second.params weights([@b]) {{.*}} ag.place = #ag.place<weights, 512>}
+
+// -----
+
+ag.weight @frozen : tensor<4xf32> = dense<1.0>
+ag.weight @a trainable : tensor<4xf32> = dense<0.5>
+ag.weight @b trainable : tensor<4xf32> = dense<0.25>
+ag.train_step @second(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
+  %a = ag.read_weight @a : tensor<4xf32>
+  %as = ag.stop_gradient %a : tensor<4xf32>
+  %b = ag.read_weight @b : tensor<4xf32>
+  %0 = ag.mul %b, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = ag.mul %0, %as : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = ag.sum %1 : tensor<4xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
+
+// CHECK: ag.weight @frozen {{.*}} {ag.place = #ag.place<weights, 0>}
+// CHECK: ag.weight @a {{.*}} {ag.place = #ag.place<weights, 256>}
+// CHECK: ag.weight @b {{.*}} {ag.place = #ag.place<weights, 512>}
+// CHECK: ag.param_pack @second.params weights([@b]) {{.*}} ag.place = #ag.place<weights, 512>}
+
+// -----
+
 // Scratch the kernel templates need besides the tensors, live during their
 // op only: a two-pass reduction's partials (8192 elements: 32 partials of
 // 256), a workgroup region's unyielded reductions. A reshape is its

@@ -256,6 +256,36 @@ TEST_F(VJPTest, UnaryChain) {
          {2, 3}});
 }
 
+TEST_F(VJPTest, FloorAndCeil) {
+  // Zero gradients (PyTorch's), checked away from the integers where the
+  // finite differences see the steps: the values drawn in [-3, 3) are 0.04
+  // or more from one. floor and ceil are multiplied by %a so that a
+  // wrong VJP shows against the gradient through the other factor.
+  check({{{"a", {4, 3}}},
+         {},
+         "  %0 = ag.floor %a : tensor<4x3xf32>\n"
+         "  %1 = ag.ceil %a : tensor<4x3xf32>\n"
+         "  %2 = ag.mul %0, %a : (tensor<4x3xf32>, tensor<4x3xf32>) -> "
+         "tensor<4x3xf32>\n"
+         "  %3 = ag.mul %1, %a : (tensor<4x3xf32>, tensor<4x3xf32>) -> "
+         "tensor<4x3xf32>\n"
+         "  %out = ag.add %2, %3 : (tensor<4x3xf32>, tensor<4x3xf32>) -> "
+         "tensor<4x3xf32>",
+         {4, 3},
+         -3.0,
+         3.0});
+}
+
+TEST_F(VJPTest, Erf) {
+  // erf' = 2 / sqrt(pi) * exp(-x^2), over the range where it changes most.
+  check({{{"a", {4, 3}}},
+         {},
+         "  %out = ag.erf %a : tensor<4x3xf32>",
+         {4, 3},
+         -2.5,
+         2.5});
+}
+
 TEST_F(VJPTest, Clamp) {
   check({{{"a", {4, 3}}},
          {},

@@ -142,6 +142,30 @@ TEST_F(InterpreterTest, ReluPassesNaNThrough) {
   expectTensor(y, {4}, {0, 0, 2.5, kNaN});
 }
 
+TEST_F(InterpreterTest, FloorAndCeilRoundTowardInfinities) {
+  // Halves go down (floor) or up (ceil), never to even; ceil(-0.5) is -0;
+  // NaN and infinities pass through.
+  const double inf = std::numeric_limits<double>::infinity();
+  Inputs x = {{"x", Tensor::of({4}, {-0.5, 2.5, -3, kNaN})}};
+  expectTensor(output(unaryModule("floor"), x), {4}, {-1, 2, -3, kNaN});
+  expectTensor(output(unaryModule("ceil"), x), {4}, {-0.0, 3, -3, kNaN});
+  Inputs big = {{"x", Tensor::of({4}, {-inf, inf, 1e20, -8388607.5})}};
+  expectTensor(output(unaryModule("floor"), big), {4},
+               {-inf, inf, 1e20, -8388608});
+  expectTensor(output(unaryModule("ceil"), big), {4},
+               {-inf, inf, 1e20, -8388607});
+}
+
+TEST_F(InterpreterTest, ErfIsOddAndSaturates) {
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor y = output(unaryModule("erf"),
+                    {{"x", Tensor::of({4}, {-inf, -0.5, 1.5, kNaN})}});
+  expectTensor(y, {4}, {-1, -0.52049987781304652, 0.96610514647531076, kNaN});
+  Tensor z =
+      output(unaryModule("erf"), {{"x", Tensor::of({4}, {0.5, -1.5, 10, 0})}});
+  expectTensor(z, {4}, {0.52049987781304652, -0.96610514647531076, 1, 0});
+}
+
 TEST_F(InterpreterTest, TanhSaturatesForLargeInputs) {
   Tensor y = output(unaryModule("tanh"),
                     {{"x", Tensor::of({4}, {-1000, -0.5, 0.5, 1000})}},

@@ -20,7 +20,10 @@ ag.forward @compute(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x8xf32> {ag
   %relu = ag.relu %sig : tensor<2x8xf32>
   %sqrt = ag.sqrt %relu : tensor<2x8xf32>
   %sq = ag.square %sqrt : tensor<2x8xf32>
-  %p = ag.probe "hidden" %sq : tensor<2x8xf32>
+  %floor = ag.floor %sq : tensor<2x8xf32>
+  %ceil = ag.ceil %floor : tensor<2x8xf32>
+  %erf = ag.erf %ceil : tensor<2x8xf32>
+  %p = ag.probe "hidden" %erf : tensor<2x8xf32>
   %stopped = ag.stop_gradient %p : tensor<2x8xf32>
   %sum = ag.sum %p : tensor<2x8xf32> -> tensor<f32>
   %rows = ag.sum %p axis = 1 : tensor<2x8xf32> -> tensor<2xf32>

@@ -35,7 +35,8 @@ struct TrainingHyper {
   double beta2 = 0.0;
   /// Denominator term (finite, > 0).
   double eps = 0.0;
-  /// Decoupled weight decay (finite, >= 0).
+  /// Weight decay (finite, >= 0): decoupled, or Adam's L2 term, as the
+  /// step's compiled optimizer says (the mode is not a runtime value).
   double weightDecay = 0.0;
   /// Clip limit (finite, > 0); absent exactly when the step does not clip.
   std::optional<double> maxGradNorm;

@@ -308,6 +308,11 @@ Tensor sigmoid(At x);
 Tensor relu(At x);
 Tensor sqrt(At x);
 Tensor square(At x);
+/// torch.floor and torch.ceil; their gradient is zero, as PyTorch's.
+Tensor floor(At x);
+Tensor ceil(At x);
+/// torch.erf (the exact GELU is 0.5 * x * (1 + erf(x / sqrt(2)))).
+Tensor erf(At x);
 /// `x` itself, but no gradient flows through it (PyTorch's `x.detach()`):
 /// a training step's loss counts it as a constant, and a trainable weight
 /// the loss reaches only through it gets no gradient (`ag.stop_gradient`).
@@ -358,7 +363,8 @@ Tensor concat(const std::vector<At> &parts, int64_t axis);
 /// i32 labels [N] as f32 rows [N, classes] (torch.nn.functional.one_hot).
 Tensor oneHot(At labels, int64_t classes);
 
-/// AdamW's settings (torch.optim.AdamW's names and defaults).
+/// AdamW's settings (torch.optim.AdamW's names and defaults); with
+/// decoupledWeightDecay = false, torch.optim.Adam's.
 struct AdamW {
   /// Learning rate; the runtime can change it between steps.
   double lr = 1e-3;
@@ -368,8 +374,12 @@ struct AdamW {
   double beta2 = 0.999;
   /// Denominator epsilon.
   double eps = 1e-8;
-  /// Decoupled weight decay.
+  /// Weight decay, applied as decoupledWeightDecay says.
   double weightDecay = 0.01;
+  /// AdamW's decoupled decay (p *= 1 - lr * weightDecay); false: Adam's L2
+  /// term (weightDecay * p added to the clipped gradient), as
+  /// torch.optim.Adam(weight_decay=...). Compiled in: fixed per step.
+  bool decoupledWeightDecay = true;
 };
 
 /// Options of a training step.

@@ -360,7 +360,8 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
     auto prologue = update.getGrads().getDefiningOp<DispatchRegionOp>();
     if (prologue && !prologue->hasAttr(kUpdatePrologueAttr))
       prologue = {};
-    gpu::GPUFuncOp adamw = kernels.getOrCreateAdamW(size, prologue);
+    gpu::GPUFuncOp adamw =
+        kernels.getOrCreateAdamW(size, update.isDecoupled(), prologue);
     ArrayRef<Type> types = adamw.getArgumentTypes();
     auto params = paramPack->getAttrOfType<PlaceAttr>(kPlaceAttr);
     auto m1 = paramPack->getAttrOfType<PlaceAttr>(kMoment1PlaceAttr);

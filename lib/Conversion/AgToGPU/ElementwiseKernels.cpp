@@ -25,6 +25,50 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
+/// erf(x) in f32. GLSL.std.450 has no Erf, so it is computed from its two
+/// regimes, on a = min(|x|, 4), and given x's sign (so erf(-x) = -erf(x)
+/// exactly, and erf(-0) = -0):
+///   a < 1:  a + a * P(a^2), P fitted to erf(a) / a - 1;
+///   a >= 1: 1 - exp(-a^2) * R(a - 2.5), R fitted to erfc(a) * exp(a^2),
+///           which is smooth where erfc itself falls by 10^7.
+/// Both fits are near-minimax (Lawson-weighted least squares, f32
+/// coefficients); evaluated in f32 the result is within 1e-7 of erf (one
+/// ulp, on lavapipe; a device's Exp error adds at most its relative error
+/// times erfc <= 0.16), where Eigen's and XLA's single rational over
+/// [-4, 4] errs by 4e-7. At a = 4 erfc is below half an ulp of 1, so every
+/// |x| >= 3.92 gives exactly +-1 (+-inf too, through the clamp); NaN
+/// propagates through the clamp's minimumf.
+static Value emitErf(OpBuilder &b, Location loc, Value x) {
+  auto horner = [&](Value t, ArrayRef<double> coefficients) {
+    Value r = f32Const(b, loc, coefficients.front());
+    for (double c : coefficients.drop_front()) {
+      Value rt = arith::MulFOp::create(b, loc, r, t);
+      r = arith::AddFOp::create(b, loc, rt, f32Const(b, loc, c));
+    }
+    return r;
+  };
+  Value absX = math::AbsFOp::create(b, loc, x);
+  Value a = arith::MinimumFOp::create(b, loc, absX, f32Const(b, loc, 4.0));
+  Value s = arith::MulFOp::create(b, loc, a, a);
+  // Highest degree first.
+  Value p = horner(s, {7.88946854e-05, -0.000802095456, 0.00518954964,
+                       -0.0268544536, 0.112836003, -0.37612626, 0.128379166});
+  Value ap = arith::MulFOp::create(b, loc, a, p);
+  Value small = arith::AddFOp::create(b, loc, a, ap);
+  Value t = arith::SubFOp::create(b, loc, a, f32Const(b, loc, 2.5));
+  Value r = horner(t, {1.73365186e-06, -6.38592292e-06, 1.40057318e-05,
+                       -5.35866384e-05, 0.000213657127, -0.000738996139,
+                       0.00246543181, -0.00799934659, 0.024938358,
+                       -0.0743476003, 0.210806355});
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, s));
+  Value er = arith::MulFOp::create(b, loc, e, r);
+  Value large = arith::SubFOp::create(b, loc, f32Const(b, loc, 1.0), er);
+  Value isSmall = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a,
+                                        f32Const(b, loc, 1.0));
+  Value y = arith::SelectOp::create(b, loc, isSmall, small, large);
+  return math::CopySignOp::create(b, loc, y, x);
+}
+
 Value capture::kernels::emitScalar(Operation *op, OpBuilder &b, Location loc,
                                    ValueRange args) {
   return TypeSwitch<Operation *, Value>(op)
@@ -53,6 +97,10 @@ Value capture::kernels::emitScalar(Operation *op, OpBuilder &b, Location loc,
       .Case([&](ExpOp) { return math::ExpOp::create(b, loc, args[0]); })
       .Case([&](LogOp) { return math::LogOp::create(b, loc, args[0]); })
       .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, args[0]); })
+      // GLSL.std.450 Floor and Ceil: exact, NaN and +-inf pass through.
+      .Case([&](FloorOp) { return math::FloorOp::create(b, loc, args[0]); })
+      .Case([&](CeilOp) { return math::CeilOp::create(b, loc, args[0]); })
+      .Case([&](ErfOp) { return emitErf(b, loc, args[0]); })
       .Case([&](SquareOp) {
         return arith::MulFOp::create(b, loc, args[0], args[0]);
       })

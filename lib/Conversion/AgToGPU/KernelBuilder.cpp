@@ -500,11 +500,13 @@ int64_t KernelBuilder::adamWWorkItems(int64_t size) {
   return (vectors + kAdamWVectors - 1) / kAdamWVectors;
 }
 
-gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
+gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size, bool decoupled,
                                                DispatchRegionOp prologue) {
+  // Adam with L2 weight decay is its own kernel, named as torch names it.
+  std::string stem = decoupled ? "adamw" : "adam";
   std::string key;
   llvm::raw_string_ostream(key)
-      << "adamw:" << size << ":" << (prologue ? kernelKey(prologue) : "");
+      << stem << ":" << size << ":" << (prologue ? kernelKey(prologue) : "");
   if (auto it = cache.find(key); it != cache.end())
     return it->second;
   MLIRContext *ctx = module.getContext();
@@ -528,8 +530,8 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
   size_t grads = argTypes.size();
   argTypes.append({scalar, hyper, flat4, flat4, flat4, flat4, flat4, flat4});
   gpu::GPUFuncOp func = createKernel(
-      prologue ? "adamw_" + kernelStem(prologue) : std::string("adamw"),
-      argTypes, adamWWorkItems(size),
+      prologue ? stem + "_" + kernelStem(prologue) : stem, argTypes,
+      adamWWorkItems(size),
       [&](OpBuilder &b, Location loc, Value i, ValueRange args) {
         auto gradLanes = [&](OpBuilder &gb, Location gloc, Value vi) {
           if (prologue)
@@ -537,7 +539,8 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size,
                                           args.take_front(grads));
           return loadLanes(gb, gloc, args[0], vi);
         };
-        emitAdamW(size, gradLanes, b, loc, i, args.drop_front(grads));
+        emitAdamW(size, decoupled, gradLanes, b, loc, i,
+                  args.drop_front(grads));
       });
   int32_t first = static_cast<int32_t>(grads) + 5;
   func->setAttr(kKernelWritesAttr,

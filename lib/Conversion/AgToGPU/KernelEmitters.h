@@ -376,12 +376,14 @@ using GradLanesFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
 
 /// Work item `i` (vectors kAdamWVectors i .. kAdamWVectors i + 3, the last
 /// work item's past the pack skipped) of torch.optim.AdamW's update of a
-/// pack of `size` elements, with the gradients from `gradLanes`. args:
-/// grad_norm, hyperparameters, the parameters and both moments as vec4
-/// reads, then the same three as f32 writes; writes nothing when grad_norm
-/// is not finite.
-void emitAdamW(int64_t size, GradLanesFn gradLanes, mlir::OpBuilder &b,
-               mlir::Location loc, mlir::Value i, mlir::ValueRange args);
+/// pack of `size` elements (torch.optim.Adam's, weight decay as an L2 term
+/// in the gradient, when not `decoupled`), with the gradients from
+/// `gradLanes`. args: grad_norm, hyperparameters, the parameters and both
+/// moments as vec4 reads, then the same three as f32 writes; writes nothing
+/// when grad_norm is not finite.
+void emitAdamW(int64_t size, bool decoupled, GradLanesFn gradLanes,
+               mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
+               mlir::ValueRange args);
 
 } // namespace capture::kernels
 

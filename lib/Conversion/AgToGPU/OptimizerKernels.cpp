@@ -8,7 +8,8 @@
 // item touches them. The gradient-norm check
 // happens here, on the device, so that the whole step stays one submission:
 // when the norm is NaN or infinite the kernel writes nothing and the weights
-// and moments keep their exact bits.
+// and moments keep their exact bits. torch.optim.Adam's L2 weight decay is
+// the same kernel specialized at compile time (named `adam`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,9 +35,9 @@ static Value isFinite(OpBuilder &b, Location loc, Value x) {
                                mask);
 }
 
-void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
-                                 OpBuilder &b, Location loc, Value i,
-                                 ValueRange args) {
+void capture::kernels::emitAdamW(int64_t size, bool decoupled,
+                                 GradLanesFn gradLanes, OpBuilder &b,
+                                 Location loc, Value i, ValueRange args) {
   Value normBuf = args[0], hyper = args[1];
   Value paramsIn = args[2], m1In = args[3], m2In = args[4];
   Value params = args[5], m1 = args[6], m2 = args[7];
@@ -81,8 +82,13 @@ void capture::kernels::emitAdamW(int64_t size, GradLanesFn gradLanes,
     SmallVector<Value> ps, ms, vs;
     for (int64_t l = 0; l < kAdamWLanes; ++l) {
       Value g = g4[l], p = lane(p4, l), m = lane(m4, l), v = lane(v4, l);
-      // Decoupled weight decay, then the moments of the (clipped) gradient.
-      Value np = mul(p, sub(one, mul(lr, wd)));
+      // Decoupled weight decay (AdamW), or Adam's L2 term added to the
+      // clipped gradient; then the moments of that gradient.
+      Value np = p;
+      if (decoupled)
+        np = mul(p, sub(one, mul(lr, wd)));
+      else
+        g = add(g, mul(wd, p));
       Value nm = add(mul(beta1, m), mul(sub(one, beta1), g));
       Value nv = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
       Value denom = add(div(math::SqrtOp::create(b, loc, nv),

@@ -342,46 +342,62 @@ void PlanBuffersPass::runOnOperation() {
   };
   const int64_t alignment = this->alignment;
 
-  // Weights: the weights of each param pack come first, as the pack's flat
-  // array (element offsets scaled to bytes), then every other weight at its
-  // own aligned offset. Gradients and both moments of each pack: three
-  // arrays of its layout in the optimizer buffer.
+  // Weights, in declaration order, each at its own aligned offset; the
+  // weights of a param pack as the pack's flat array (element offsets
+  // scaled to bytes), placed where its first weight is declared. So modules
+  // that declare the same weights in the same order lay them out alike
+  // whichever of them each module's steps train (they can share one
+  // Weights buffer), and a pack whose weights are declared together takes
+  // the bytes they would take unpacked. Gradients and both moments of each
+  // pack: three arrays of its layout in the optimizer buffer.
   llvm::StringMap<int64_t> weightOffsets;
+  llvm::StringMap<ParamPackOp> packOf;
+  for (ParamPackOp pack : module.getOps<ParamPackOp>())
+    for (auto ref : pack.getWeights().getAsRange<FlatSymbolRefAttr>())
+      packOf[ref.getValue()] = pack;
   int64_t weightBytes = 0, optimizerBytes = 0;
   constexpr int64_t f32Bytes = sizeof(float);
-  for (ParamPackOp pack : module.getOps<ParamPackOp>()) {
-    int64_t bytes = static_cast<int64_t>(pack.getSize()) * f32Bytes;
+  auto placePack = [&](ParamPackOp pack) -> LogicalResult {
     int64_t base = llvm::alignTo(weightBytes, alignment);
     pack->setAttr(kPlaceAttr, place(BufferKind::weights, base));
     for (auto [ref, offset] :
          llvm::zip(pack.getWeights().getAsRange<FlatSymbolRefAttr>(),
                    pack.getOffsets())) {
       int64_t at = base + offset * f32Bytes;
-      if (at % alignment != 0) {
-        pack.emitOpError() << "places " << ref << " at element " << offset
-                           << ", which is not aligned to the " << alignment
-                           << "-byte binding alignment: run ag-pack-params "
-                              "with the same alignment";
-        return signalPassFailure();
-      }
+      if (at % alignment != 0)
+        return pack.emitOpError()
+               << "places " << ref << " at element " << offset
+               << ", which is not aligned to the " << alignment
+               << "-byte binding alignment: run ag-pack-params with the same "
+                  "alignment";
       weightOffsets[ref.getValue()] = at;
     }
-    weightBytes = base + bytes;
+    weightBytes = base + static_cast<int64_t>(pack.getSize()) * f32Bytes;
+    return success();
+  };
+  for (WeightOp weight : module.getOps<WeightOp>()) {
+    StringRef name = weight.getSymName();
+    if (!weightOffsets.count(name)) {
+      if (ParamPackOp pack = packOf.lookup(name)) {
+        if (failed(placePack(pack)))
+          return signalPassFailure();
+      } else {
+        int64_t offset = llvm::alignTo(weightBytes, alignment);
+        weightOffsets[name] = offset;
+        weightBytes = offset + byteSize(weight.getType());
+      }
+    }
+    weight->setAttr(kPlaceAttr,
+                    place(BufferKind::weights, weightOffsets[name]));
+  }
+  for (ParamPackOp pack : module.getOps<ParamPackOp>()) {
+    int64_t bytes = static_cast<int64_t>(pack.getSize()) * f32Bytes;
     for (StringRef attr :
          {kGradsPlaceAttr, kMoment1PlaceAttr, kMoment2PlaceAttr}) {
       int64_t at = llvm::alignTo(optimizerBytes, alignment);
       pack->setAttr(attr, place(BufferKind::optimizer, at));
       optimizerBytes = at + bytes;
     }
-  }
-  for (WeightOp weight : module.getOps<WeightOp>()) {
-    if (!weightOffsets.count(weight.getSymName())) {
-      int64_t offset = llvm::alignTo(weightBytes, alignment);
-      weightOffsets[weight.getSymName()] = offset;
-      weightBytes = offset + byteSize(weight.getType());
-    }
-    weight->setAttr(kPlaceAttr, place(BufferKind::weights,
-                                      weightOffsets[weight.getSymName()]));
   }
 
   // Constants the kernels read (those of entry bodies; constants inside

@@ -255,8 +255,12 @@ capture_status capture::capi::moduleSetAdamw(const char *fn,
   return trainSetter(fn, module, entry, [&](Module &m, const std::string &e) {
     if (!adamw)
       return Status::error("adamw is NULL");
+    // capture_adamw has no weight-decay mode: the compiled one stays. An
+    // entry without a state is refused by setAdamW, in its own words.
+    Result<TrainState> state = m.trainState(e);
+    bool decoupled = state.isOk() ? state->adamw.decoupled : true;
     return m.setAdamW(e, AdamWDesc{adamw->lr, adamw->beta1, adamw->beta2,
-                                   adamw->eps, adamw->weight_decay});
+                                   adamw->eps, adamw->weight_decay, decoupled});
   });
 }
 

@@ -254,6 +254,19 @@ TEST_F(CapiTest, HyperparameterSetters) {
       isError(bad, {"does not clip gradients"}));
 }
 
+TEST_F(CapiTest, SetAdamwKeepsTheCompiledWeightDecayMode) {
+  // capture_adamw has no mode: on a module compiled for Adam's L2 weight
+  // decay the values change and the mode stays (rt::Module::setAdamW would
+  // refuse a switch to AdamW).
+  rt::ModuleDesc desc = rtt::makeTrainModule(true);
+  desc.entries[0].train->adamw.decoupled = false;
+  OwnedModule m = load(desc);
+  ASSERT_TRUE(m);
+  capture_adamw adamw{0.1f, 0.9f, 0.999f, 1e-8f, 0.5f};
+  CAPI_ASSERT_OK(capture_module_set_adamw(m.get(), "train", &adamw));
+  EXPECT_EQ(trainState(m.get()).adamw.weight_decay, 0.5f);
+}
+
 TEST_F(CapiTest, TrainingFunctionsCheckTheirEntry) {
   OwnedModule m = load(rtt::makeTrainModule(true));
   ASSERT_TRUE(m);

@@ -70,7 +70,7 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
 // -----
 
 // The fields of #ag.adamw: a misspelt one is named, with the valid ones.
-// expected-error @+2 {{#ag.adamw has no field 'beta_1' (did you mean 'beta1'?); its fields are lr, beta1, beta2, eps, weight_decay}}
+// expected-error @+2 {{#ag.adamw has no field 'beta_1' (did you mean 'beta1'?); its fields are lr, beta1, beta2, eps, weight_decay, decoupled}}
 ag.train_step @t(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
     attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta_1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>} {
   %l = ag.sum %x : tensor<4xf32> -> tensor<f32>
@@ -88,10 +88,29 @@ ag.train_step @t(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "
 
 // -----
 
-// Fields in any order; every one is needed.
-// expected-error @+2 {{#ag.adamw is missing 'weight_decay'; its fields are lr, beta1, beta2, eps, weight_decay}}
+// Fields in any order; every one is needed but `decoupled`.
+// expected-error @+2 {{#ag.adamw is missing 'weight_decay'; its fields are lr, beta1, beta2, eps, weight_decay, decoupled}}
 ag.train_step @t(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
-    attributes {optimizer = #ag.adamw<eps = 1.0e-8, beta2 = 0.999, lr = 1.0e-2, beta1 = 0.9>} {
+    attributes {optimizer = #ag.adamw<eps = 1.0e-8, beta2 = 0.999, lr = 1.0e-2, beta1 = 0.9, decoupled = false>} {
+  %l = ag.sum %x : tensor<4xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
+
+// -----
+
+// `decoupled` is a boolean: a number is not read as one.
+// expected-error @+2 {{#ag.adamw decoupled must be true (AdamW's decoupled weight decay) or false (Adam's L2 term in the gradient)}}
+ag.train_step @t(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.1, decoupled = 0>} {
+  %l = ag.sum %x : tensor<4xf32> -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+2 {{#ag.adamw sets 'decoupled' twice}}
+ag.train_step @t(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<decoupled = false, lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.1, decoupled = true>} {
   %l = ag.sum %x : tensor<4xf32> -> tensor<f32>
   ag.return %l : tensor<f32>
 }

@@ -47,8 +47,14 @@ ag.forward @compute(%x: tensor<2x4xf32> {ag.name = "x"}, %y: tensor<2x8xf32> {ag
   %sqrt = ag.sqrt %relu : tensor<2x8xf32>
   // CHECK: %[[SQ:.*]] = ag.square %[[SQRT]] : tensor<2x8xf32>
   %sq = ag.square %sqrt : tensor<2x8xf32>
-  // CHECK: %[[P:.*]] = ag.probe "hidden" %[[SQ]] : tensor<2x8xf32>
-  %p = ag.probe "hidden" %sq : tensor<2x8xf32>
+  // CHECK: %[[FLOOR:.*]] = ag.floor %[[SQ]] : tensor<2x8xf32>
+  %floor = ag.floor %sq : tensor<2x8xf32>
+  // CHECK: %[[CEIL:.*]] = ag.ceil %[[FLOOR]] : tensor<2x8xf32>
+  %ceil = ag.ceil %floor : tensor<2x8xf32>
+  // CHECK: %[[ERF:.*]] = ag.erf %[[CEIL]] : tensor<2x8xf32>
+  %erf = ag.erf %ceil : tensor<2x8xf32>
+  // CHECK: %[[P:.*]] = ag.probe "hidden" %[[ERF]] : tensor<2x8xf32>
+  %p = ag.probe "hidden" %erf : tensor<2x8xf32>
   // CHECK: ag.stop_gradient %[[P]] : tensor<2x8xf32>
   %stopped = ag.stop_gradient %p : tensor<2x8xf32>
   // CHECK: %[[SUM:.*]] = ag.sum %[[P]] : tensor<2x8xf32> -> tensor<f32>

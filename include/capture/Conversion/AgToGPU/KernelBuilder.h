@@ -57,14 +57,15 @@ public:
   };
   std::optional<TwoPass> getOrCreateTwoPass(mlir::Operation *op);
 
-  /// Returns the AdamW kernel of a pack of `size` elements. Arguments: the
-  /// flat gradients (or, with `prologue`, an elementwise region of the
-  /// pack's shape computing them, its inputs), grad_norm, the 7
-  /// hyperparameters, read views of the parameters and both moments, then
+  /// Returns the AdamW kernel of a pack of `size` elements (Adam's, with
+  /// weight decay as an L2 term in the gradient, when not `decoupled`).
+  /// Arguments: the flat gradients (or, with `prologue`, an elementwise
+  /// region of the pack's shape computing them, its inputs), grad_norm, the
+  /// 7 hyperparameters, read views of the parameters and both moments, then
   /// the same three ranges again, which it updates in place
   /// (kKernelWritesAttr says so).
   mlir::gpu::GPUFuncOp
-  getOrCreateAdamW(int64_t size,
+  getOrCreateAdamW(int64_t size, bool decoupled,
                    capture::ag::DispatchRegionOp prologue = nullptr);
 
   /// Returns the kernel of a workgroup region: one workgroup of

@@ -31,12 +31,14 @@ static void printShapeList(AsmPrinter &printer, ArrayRef<int64_t> shape) {
 }
 
 /// Parses `field = value, ...` of attribute `attr`: each of `fields`
-/// exactly once, in any order, `parseValue(i)` reading field i's value. A
-/// misspelt, repeated or missing field is an error naming it and the
-/// attribute's fields (with the nearest one for a misspelling).
-static ParseResult
-parseFieldList(AsmParser &parser, StringRef attr, ArrayRef<StringRef> fields,
-               function_ref<ParseResult(size_t)> parseValue) {
+/// exactly once, in any order, `parseValue(i)` reading field i's value;
+/// the fields from index `required` on may be left out. A misspelt,
+/// repeated or missing field is an error naming it and the attribute's
+/// fields (with the nearest one for a misspelling).
+static ParseResult parseFieldList(AsmParser &parser, StringRef attr,
+                                  ArrayRef<StringRef> fields,
+                                  function_ref<ParseResult(size_t)> parseValue,
+                                  size_t required = ~size_t(0)) {
   std::string valid = llvm::join(fields, ", ");
   SmallVector<bool> seen(fields.size(), false);
   auto parseOne = [&]() -> ParseResult {
@@ -58,8 +60,8 @@ parseFieldList(AsmParser &parser, StringRef attr, ArrayRef<StringRef> fields,
   };
   if (parser.parseCommaSeparatedList(parseOne))
     return failure();
-  for (auto [field, was] : llvm::zip(fields, seen))
-    if (!was)
+  for (auto [i, field, was] : llvm::enumerate(fields, seen))
+    if (!was && i < required)
       return parser.emitError(parser.getCurrentLocation())
              << attr << " is missing '" << field << "'; its fields are "
              << valid;
@@ -69,9 +71,10 @@ parseFieldList(AsmParser &parser, StringRef attr, ArrayRef<StringRef> fields,
 /// Parses `<field = value, ...>`, as parseFieldList.
 static ParseResult parseFields(AsmParser &parser, StringRef attr,
                                ArrayRef<StringRef> fields,
-                               function_ref<ParseResult(size_t)> parseValue) {
+                               function_ref<ParseResult(size_t)> parseValue,
+                               size_t required = ~size_t(0)) {
   return failure(parser.parseLess() ||
-                 parseFieldList(parser, attr, fields, parseValue) ||
+                 parseFieldList(parser, attr, fields, parseValue, required) ||
                  parser.parseGreater());
 }
 
@@ -127,7 +130,7 @@ Operation *AgDialect::materializeConstant(OpBuilder &builder, Attribute value,
 LogicalResult AdamWAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 APFloat lrAttr, APFloat beta1Attr,
                                 APFloat beta2Attr, APFloat epsAttr,
-                                APFloat weightDecayAttr) {
+                                APFloat weightDecayAttr, bool decoupled) {
   double lr = lrAttr.convertToDouble(), beta1 = beta1Attr.convertToDouble(),
          beta2 = beta2Attr.convertToDouble(), eps = epsAttr.convertToDouble(),
          weightDecay = weightDecayAttr.convertToDouble();
@@ -280,13 +283,29 @@ LogicalResult capture::ag::verifyKnownAttributes(Operation *op) {
 Attribute AdamWAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   double v[5] = {};
-  if (failed(parseFields(parser, "#ag.adamw",
-                         {"lr", "beta1", "beta2", "eps", "weight_decay"},
-                         [&](size_t i) { return parser.parseFloat(v[i]); })))
+  bool decoupled = true;
+  auto parseValue = [&](size_t i) -> ParseResult {
+    if (i < std::size(v))
+      return parser.parseFloat(v[i]);
+    if (succeeded(parser.parseOptionalKeyword("true")))
+      return success();
+    if (succeeded(parser.parseOptionalKeyword("false"))) {
+      decoupled = false;
+      return success();
+    }
+    return parser.emitError(parser.getCurrentLocation())
+           << "#ag.adamw decoupled must be true (AdamW's decoupled weight "
+              "decay) or false (Adam's L2 term in the gradient)";
+  };
+  // `decoupled` is optional: modules from before it are AdamW.
+  if (failed(parseFields(
+          parser, "#ag.adamw",
+          {"lr", "beta1", "beta2", "eps", "weight_decay", "decoupled"},
+          parseValue, /*required=*/std::size(v))))
     return {};
   return parser.getChecked<AdamWAttr>(loc, parser.getContext(), APFloat(v[0]),
                                       APFloat(v[1]), APFloat(v[2]),
-                                      APFloat(v[3]), APFloat(v[4]));
+                                      APFloat(v[3]), APFloat(v[4]), decoupled);
 }
 
 void AdamWAttr::print(AsmPrinter &printer) const {
@@ -300,6 +319,8 @@ void AdamWAttr::print(AsmPrinter &printer) const {
   printer.printFloat(getEps());
   printer << ", weight_decay = ";
   printer.printFloat(getWeightDecay());
+  if (!getDecoupled())
+    printer << ", decoupled = false";
   printer << ">";
 }
 

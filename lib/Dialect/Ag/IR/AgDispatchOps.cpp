@@ -11,7 +11,7 @@ using namespace capture::ag::detail;
 bool capture::ag::isElementwiseOp(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, MinimumOp, MaximumOp, NegOp, ExpOp,
              LogOp, SqrtOp, SquareOp, ReluOp, ClampOp, BroadcastToOp, SigmoidOp,
-             TanhOp, CompareOp>(op);
+             TanhOp, FloorOp, CeilOp, ErfOp, CompareOp>(op);
 }
 
 bool capture::ag::isSplatConstant(Operation *op) {

@@ -262,6 +262,9 @@ LogicalResult SigmoidOp::verify() { return verifyStatic(*this); }
 LogicalResult ReluOp::verify() { return verifyStatic(*this); }
 LogicalResult SqrtOp::verify() { return verifyStatic(*this); }
 LogicalResult SquareOp::verify() { return verifyStatic(*this); }
+LogicalResult FloorOp::verify() { return verifyStatic(*this); }
+LogicalResult CeilOp::verify() { return verifyStatic(*this); }
+LogicalResult ErfOp::verify() { return verifyStatic(*this); }
 
 //===----------------------------------------------------------------------===//
 // MatmulOp

@@ -129,6 +129,12 @@ LogicalResult ApplyAdamWOp::verify() {
   return success();
 }
 
+bool ApplyAdamWOp::isDecoupled() {
+  auto step = (*this)->getParentOfType<TrainStepOp>();
+  auto adamw = step ? dyn_cast<AdamWAttr>(step.getOptimizer()) : AdamWAttr();
+  return !adamw || adamw.getDecoupled();
+}
+
 LogicalResult ApplyAdamWOp::verifySymbolUses(SymbolTableCollection &symbols) {
   FailureOr<ParamPackOp> pack = lookupPack(*this, getPackAttr(), symbols);
   if (failed(pack))

@@ -5,7 +5,7 @@
 // gradient of its result, in ag ops, following PyTorch's derivative
 // conventions (derivatives.yaml): relu'(x <= 0) = 0, clamp passes the
 // gradient on [min, max] inclusive, ties of minimum/maximum split it in
-// halves, amax spreads it evenly over the maxima.
+// halves, amax spreads it evenly over the maxima, floor and ceil give zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -236,6 +236,37 @@ LogicalResult SquareOp::buildVJP(OpBuilder &b, ValueRange grads,
   GradBuilder gb(b, getLoc());
   operandGrads.push_back(
       gb.mul(grads[0], gb.mul(getOperand(), gb.scalar(2.0))));
+  return success();
+}
+
+/// floor and ceil are piecewise constant: PyTorch's backward gives zeros
+/// (even at the integers, where the derivative does not exist).
+static Value zerosLike(GradBuilder &gb, Value x) {
+  return gb.constant(GradBuilder::typeOf(x).getShape(), 0.0);
+}
+
+LogicalResult FloorOp::buildVJP(OpBuilder &b, ValueRange grads,
+                                SmallVectorImpl<Value> &operandGrads) {
+  GradBuilder gb(b, getLoc());
+  operandGrads.push_back(zerosLike(gb, getOperand()));
+  return success();
+}
+
+LogicalResult CeilOp::buildVJP(OpBuilder &b, ValueRange grads,
+                               SmallVectorImpl<Value> &operandGrads) {
+  GradBuilder gb(b, getLoc());
+  operandGrads.push_back(zerosLike(gb, getOperand()));
+  return success();
+}
+
+LogicalResult ErfOp::buildVJP(OpBuilder &b, ValueRange grads,
+                              SmallVectorImpl<Value> &operandGrads) {
+  GradBuilder gb(b, getLoc());
+  // erf'(x) = 2 / sqrt(pi) * exp(-x^2).
+  Value x = getOperand();
+  Value density = gb.exp(gb.neg(gb.mul(x, x)));
+  operandGrads.push_back(
+      gb.mul(grads[0], gb.mul(density, gb.scalar(1.1283791670955126))));
   return success();
 }
 

@@ -140,7 +140,7 @@ typedef struct capture_adamw {
   float beta1;        ///< first moment decay, in [0, 1)
   float beta2;        ///< second moment decay, in [0, 1)
   float eps;          ///< added to the denominator, > 0
-  float weight_decay; ///< decoupled weight decay, >= 0
+  float weight_decay; ///< weight decay, >= 0, in the entry's compiled mode
 } capture_adamw;
 
 /// The optimizer state of a training entry (capture_module_train_state).
@@ -502,7 +502,8 @@ CAPTURE_API capture_status capture_module_set_max_grad_norm(
     capture_module *module, const char *entry, float max_grad_norm);
 
 /// Sets every AdamW hyperparameter of `entry`, with the loader's rules (see
-/// capture_adamw). Nothing changes on error.
+/// capture_adamw). The weight-decay mode (decoupled, or Adam's L2 term) is
+/// compiled into the entry and stays. Nothing changes on error.
 CAPTURE_API capture_status capture_module_set_adamw(capture_module *module,
                                                     const char *entry,
                                                     const capture_adamw *adamw);

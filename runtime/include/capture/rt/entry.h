@@ -71,7 +71,8 @@ public:
   Status setLearningRate(float lr) const;
   /// Sets the clip limit of the next steps (entries that clip).
   Status setMaxGradNorm(float maxGradNorm) const;
-  /// Sets every AdamW hyperparameter of the next steps.
+  /// Sets every AdamW hyperparameter of the next steps; the weight-decay
+  /// mode (adamw.decoupled) must stay the compiled one (Module::setAdamW).
   Status setAdamW(const AdamWDesc &adamw) const;
   /// The step counter t and the hyperparameters.
   Result<TrainState> state() const;

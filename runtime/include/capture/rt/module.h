@@ -53,7 +53,8 @@ struct TrainState {
   uint64_t step = 0;
   /// Steps refused since load because the gradient norm was not finite.
   uint64_t refusedSteps = 0;
-  /// The hyperparameters the next step uses.
+  /// The hyperparameters the next step uses, and the compiled weight-decay
+  /// mode (adamw.decoupled).
   AdamWDesc adamw;
   /// The clip limit the next step uses; absent when the entry does not clip.
   std::optional<float> maxGradNorm;
@@ -309,7 +310,9 @@ public:
   Status setMaxGradNorm(std::string_view entry, float maxGradNorm);
 
   /// Sets every AdamW hyperparameter of training entry `entry`, checked as
-  /// the loader checks the compiled ones (checkAdamW).
+  /// the loader checks the compiled ones (checkAdamW). `adamw.decoupled`
+  /// must be the entry's (trainState's): the weight-decay mode is compiled
+  /// into its update kernel, so a change is refused.
   Status setAdamW(std::string_view entry, const AdamWDesc &adamw);
 
   /// Sets the step counter t of training entry `entry`, e.g. to resume

@@ -182,8 +182,13 @@ struct AdamWDesc {
   float beta2 = 0;
   /// Added to the denominator (> 0).
   float eps = 0;
-  /// Decoupled weight decay (>= 0).
+  /// Weight decay (>= 0), as `decoupled` applies it.
   float weightDecay = 0;
+  /// AdamW's decoupled decay (p *= 1 - lr * weightDecay) when true;
+  /// torch.optim.Adam's L2 term (weightDecay * p added to the clipped
+  /// gradient) when false. Compiled into the update kernel: the runtime
+  /// refuses to change it (Module::setAdamW).
+  bool decoupled = true;
 };
 
 /// Number of f32 values in a training entry's hyperparameter input: lr,

@@ -40,17 +40,24 @@ def Ag_DoubleParam : APFloatParameter<"a float hyperparameter"> {
 
 def Ag_AdamWAttr : AttrDef<Ag_Dialect, "AdamW"> {
   let mnemonic = "adamw";
-  let summary = "AdamW hyperparameters (torch.optim.AdamW)";
+  let summary = "Adam(W) hyperparameters (torch.optim.AdamW or Adam)";
   let description = [{
     `#ag.adamw<lr = 3.0e-4, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8,
-    weight_decay = 0.01>`: decoupled weight decay, bias corrections from the
-    step counter. These are the initial values: the runtime keeps them (and
-    the step counter) on the host and passes them to every step, so they can
-    change between steps without recompiling.
+    weight_decay = 0.01>`: decoupled weight decay (torch.optim.AdamW), bias
+    corrections from the step counter. These are the initial values: the
+    runtime keeps them (and the step counter) on the host and passes them to
+    every step, so they can change between steps without recompiling.
+
+    `decoupled = false` (printed only then; default true) is
+    torch.optim.Adam's `weight_decay`: an L2 term `weight_decay * p` added to
+    the (clipped) gradient before the moments, and no decay of `p`. The
+    update kernel is compiled for one of the two modes, so unlike the values
+    the mode cannot change at run time.
   }];
   let parameters = (ins Ag_DoubleParam:$lr, Ag_DoubleParam:$beta1,
                         Ag_DoubleParam:$beta2, Ag_DoubleParam:$eps,
-                        Ag_DoubleParam:$weight_decay);
+                        Ag_DoubleParam:$weight_decay,
+                        DefaultValuedParameter<"bool", "true">:$decoupled);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

@@ -113,6 +113,12 @@ def Ag_SigmoidOp : Ag_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def Ag_ReluOp : Ag_UnaryOp<"relu", "max(x, 0) (NaN stays NaN)">;
 def Ag_SqrtOp : Ag_UnaryOp<"sqrt", "sqrt(x)">;
 def Ag_SquareOp : Ag_UnaryOp<"square", "x * x">;
+/// torch.floor and torch.ceil: NaN and +-inf pass through; the gradient is
+/// zero, as PyTorch's.
+def Ag_FloorOp : Ag_UnaryOp<"floor", "floor(x) (round toward -inf)">;
+def Ag_CeilOp : Ag_UnaryOp<"ceil", "ceil(x) (round toward +inf)">;
+/// torch.erf, for the exact GELU 0.5 * x * (1 + erf(x / sqrt(2))).
+def Ag_ErfOp : Ag_UnaryOp<"erf", "erf(x), the error function">;
 
 def Ag_MatmulOp : Ag_Op<"matmul", [Pure, Ag_Differentiable]> {
   let summary = "2-D matrix product with optional transposes";

@@ -58,7 +58,7 @@ def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
     Ag_CompilerMade, DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     MemoryEffects<[MemRead<Ag_WeightsResource>,
                    MemWrite<Ag_WeightsResource>]>]> {
-  let summary = "torch.optim.AdamW's update of a param pack, in place";
+  let summary = "torch.optim.AdamW's (or Adam's) update of a param pack";
   let description = [{
     Updates every weight of `pack` and the pack's two moments in place, from
     the flat (clipped) gradients. `hyper` holds lr, beta1, beta2, eps,
@@ -71,6 +71,10 @@ def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
     v = beta2 * v + (1 - beta2) * g * g
     p = p - (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps)
     ```
+    When the enclosing `ag.train_step`'s optimizer says `decoupled = false`
+    (torch.optim.Adam's weight_decay), the first line is instead
+    `g = g + weight_decay * p`, an L2 term in the gradient that the moments
+    then see.
     It reads the weights that the rest of the step reads, so it runs last,
     after a barrier (the second graph of the step).
     ```mlir
@@ -86,6 +90,13 @@ def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
     `,` type($hyper)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the weight decay is decoupled (AdamW) rather than an L2 term
+    /// in the gradient (Adam): the `decoupled` of the enclosing
+    /// ag.train_step's optimizer, which is its one home; true outside a
+    /// training step, as the attribute's default.
+    bool isDecoupled();
+  }];
 }
 
 #endif // CAPTURE_DIALECT_AG_IR_AGTRAININGOPS_TD
