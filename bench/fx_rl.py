@@ -26,7 +26,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
 import torch
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

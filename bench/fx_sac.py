@@ -160,19 +160,21 @@ def torch_update(agent, batch, obs):
     agent.soft_update()
 
 
-def captured(agent, batch, obs):
+def captured(agent, batch, obs, shared):
     critic_loss, actor_loss, alpha_loss = agent.losses
     critic = capture.fx.import_module(
         {"qf1": agent.qf1, "qf2": agent.qf2}, critic_loss, batch,
         optimizer=agent.q_optimizer,
         frozen={"actor": agent.actor, "qf1_target": agent.qf1_target,
                 "qf2_target": agent.qf2_target})
+    share = critic if shared else None
     policy = capture.fx.import_module(
         agent.actor, actor_loss, obs, optimizer=agent.actor_optimizer,
-        frozen={"qf1": agent.qf1, "qf2": agent.qf2})
+        frozen={"qf1": agent.qf1, "qf2": agent.qf2}, share=share)
     temperature = capture.fx.import_module(
         {"log_alpha": agent.log_alpha}, alpha_loss, obs,
-        optimizer=agent.a_optimizer, frozen={"actor": agent.actor})
+        optimizer=agent.a_optimizer, frozen={"actor": agent.actor},
+        share=share)
 
     def update():
         critic.step(batch)
@@ -203,27 +205,31 @@ def main():
     torch.set_num_threads(1)
     batch = replay_batch(args.batch, 1)
     obs = {"observations": batch["observations"]}
-    ours, theirs = SAC(args.hidden, 0), SAC(args.hidden, 0)
-    update = captured(ours, batch, obs)
-    update()  # the first calls record
+    theirs = SAC(args.hidden, 0)
+    updates = {"apart": captured(SAC(args.hidden, 0), batch, obs, False),
+               "shared": captured(SAC(args.hidden, 0), batch, obs, True)}
+    for update in updates.values():
+        update()  # the first calls record
     torch_update(theirs, batch, obs)
-    mine, torch_us = [], []
+    times = {name: [] for name in list(updates) + ["torch"]}
     for _ in range(args.rounds):
-        mine.append(timed(update, args.updates))
-        torch_us.append(timed(lambda: torch_update(theirs, batch, obs),
-                              args.updates))
-    ours_us, t_us = statistics.median(mine), statistics.median(torch_us)
+        for name, update in updates.items():
+            times[name].append(timed(update, args.updates))
+        times["torch"].append(timed(lambda: torch_update(theirs, batch, obs),
+                                    args.updates))
+    us = {name: statistics.median(t) for name, t in times.items()}
     print("SAC update, batch %d, hidden %d, PyTorch on 1 thread, %d rounds "
           "of %d updates" % (args.batch, args.hidden, args.rounds,
                              args.updates))
-    print("  capture.fx (3 imports): %8.0f us/update" % ours_us)
-    print("  PyTorch:                %8.0f us/update" % t_us)
-    print("  ratio (PyTorch / captured): %.2fx" % (t_us / ours_us))
+    for name, what in (("apart", "3 imports, each its own weights"),
+                       ("shared", "3 imports, share= one set of weights")):
+        print("  capture.fx (%s): %8.0f us/update, PyTorch / captured "
+              "%.2fx" % (what, us[name], us["torch"] / us[name]))
+    print("  PyTorch: %8.0f us/update" % us["torch"])
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"batch": args.batch, "hidden": args.hidden,
-                       "captured_us": ours_us, "torch_us": t_us,
-                       "ratio": t_us / ours_us}, f, indent=1)
+                       "us": us}, f, indent=1)
 
 
 if __name__ == "__main__":

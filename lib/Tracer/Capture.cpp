@@ -156,25 +156,37 @@ static std::string join(const std::vector<std::string> &a,
 }
 
 rt::Status CapturedState::setUpStep(rt::Module &module) {
-  // A captured step trains every trainable weight: the recordings share
-  // one layout, with the parameter pack first.
+  // A captured step trains every trainable weight of its Params, or those
+  // of step.trains: a weight it should train and does not (the loss does
+  // not reach it) is an error, and so is one it should not and does.
   rt::Result<const rt::EntryDesc *> e = module.findEntry("train");
   if (e.isError())
     return e.status();
   const rt::BufferRangeDesc &pack = e.value()->train->params;
-  std::string untrained;
+  const std::optional<std::vector<std::string>> &trains = step.trains;
+  std::string untrained, foreign;
   for (const rt::WeightDesc &w : module.desc().weights) {
     const WeightDecl *d = params->find(w.name);
     bool inPack =
         w.offset >= pack.offset && w.offset + w.size <= pack.offset + pack.size;
-    if (d && d->trainable && !inPack)
+    bool listed = !trains || std::find(trains->begin(), trains->end(),
+                                       w.name) != trains->end();
+    if (d && d->trainable && listed && !inPack)
       untrained += (untrained.empty() ? "'" : ", '") + w.name + "'";
+    if (inPack && !listed)
+      foreign += (foreign.empty() ? "'" : ", '") + w.name + "'";
   }
   if (!untrained.empty())
     return rt::Status::error(
         "the loss does not depend on the trainable weight(s) " + untrained +
-        ": a captured step trains every trainable weight of its Params "
-        "(declare the others with trainable = false)");
+        (trains ? ": the step's options say it trains them"
+                : ": a captured step trains every trainable weight of its "
+                  "Params (declare the others with trainable = false)"));
+  if (!foreign.empty())
+    return rt::Status::error(
+        "the step trains " + foreign +
+        ", which its options do not list (StepOptions::trains): read "
+        "another step's weights through stopGradient");
   if (lr != adamw.lr)
     CAPTURE_RT_RETURN_IF_ERROR(
         module.setLearningRate("train", static_cast<float>(lr)));

@@ -132,8 +132,12 @@ class _Graph:
     placeholders are the weights (by name) and then the inputs."""
 
     def __init__(self, gm, weight_names, input_names, trainable, weights,
-                 constants, scalars, aranges, what):
+                 constants, scalars, aranges, what, foreign=None):
         self.gm = gm
+        # Whether a weight is another import's to train (a shared space):
+        # read through ag.stop_gradient, as this step's optimizer does not
+        # hold it.
+        self.foreign = foreign or (lambda name: False)
         self.aranges = aranges  # argmax-like node -> its arange's weight
         self.what = what
         self.weights = weights
@@ -307,9 +311,13 @@ class _Graph:
                                        self.what)) from None
         raise capture.Error("the traced graph has no output")
 
+    def _read(self, name):
+        w = self.weights[name]
+        return capture.stop_gradient(w) if self.foreign(name) else w
+
     def _slot(self, name, inputs):
         if name in self.weights:
-            return self.weights[name]
+            return self._read(name)
         return inputs[name]
 
     def _constant(self, node, loc):
@@ -324,7 +332,7 @@ class _Graph:
                 "module as import_module(..., frozen={'name': module}) if "
                 "the step reads it without training it, or make it part of "
                 "the model" % (self.what, list(held.shape)))
-        return self.weights[self.constants[key]]
+        return self._read(self.constants[key])
 
     def _call(self, node, c, args, kwargs, env):
         target = node.target

@@ -142,3 +142,35 @@ class _Signature:
             out[n] = Ints(t, np.arange(int(np.prod(shape))).reshape(shape)) \
                 if dtype == np.int32 else t
         return out
+
+
+def _shape_key(arrays):
+    return tuple(sorted((n, tuple(a.shape), a.dtype.name)
+                        for n, a in arrays.items()))
+
+
+def _describe(specs):
+    """'obs: [64, 4], act: [64]' of arrays or of a signature's specs."""
+    return ", ".join("%s: %s" % (n, list(v[0] if isinstance(v, tuple)
+                                         else v.shape))
+                     for n, v in sorted(specs.items()))
+
+
+def _loss_outputs(out):
+    """The traced loss's outputs as a step's: the loss first."""
+    if "output" in out and len(out) == 1:
+        return {"loss": out["output"]}
+    if "loss" not in out:
+        raise capture.Error("loss_fn returned %s; expected the loss, or a "
+                            "dict with 'loss' first" % list(out))
+    return dict([("loss", out["loss"])] +
+                [(k, v) for k, v in out.items() if k != "loss"])
+
+
+class _Shaped:
+    """The step at one set of input shapes."""
+
+    def __init__(self, signature, outputs, step):
+        self.signature = signature  # names, shapes and dtypes
+        self.outputs = outputs  # the traced function (inputs -> outputs)
+        self.step = step  # the CapturedStep

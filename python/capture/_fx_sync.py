@@ -94,11 +94,18 @@ class ModuleSync:
     trains) is compared by value at every step instead of by version, as
     the usual soft update writes it through `.data`."""
 
-    def __init__(self, model, params, names, prefix="", frozen=False):
+    def __init__(self, model, params, names, prefix="", frozen=False,
+                 keys=None):
         self.model = model
         self.params = params
         self.prefix = prefix
         self.frozen = frozen
+        # name -> its weight's name in `params` (prefix + name, or the name
+        # the weights shared with another import give it).
+        self.keys = keys or {n: prefix + n for n in names}
+        # A frozen module that another import of a shared space trains:
+        # that import keeps it in step, by version (Imported._before).
+        self.follower = False
         held = dict(model.named_parameters())
         held.update(model.named_buffers())
         self.tensors = {n: held[n] for n in names}  # name -> the user's tensor
@@ -141,7 +148,7 @@ class ModuleSync:
             values = self.params.values()
             with torch.no_grad():
                 for name, t in self.tensors.items():
-                    t.copy_(torch.from_numpy(values[self.prefix + name]))
+                    t.copy_(torch.from_numpy(values[self.keys[name]]))
             self.behind = False
             self._mark()
 
@@ -182,6 +189,6 @@ class ModuleSync:
                 "or parameters()) before changing it"
                 % (what, sorted(changed)))
         self.params.set_values({
-            self.prefix + n: self.tensors[n].detach().cpu().numpy().astype(
+            self.keys[n]: self.tensors[n].detach().cpu().numpy().astype(
                 np.float32, copy=True) for n in sorted(changed)})
         self._mark()

@@ -37,11 +37,13 @@ import capture
 from capture._fx_graph import (_NO_LOC, EXTREMES, _Graph, _trace, _where,
                                needs_indices)
 from capture._fx_index import positions_needed
-from capture._fx_inputs import _Signature, _as_array, _suggest
+from capture._fx_inputs import (_Shaped, _Signature, _as_array, _describe,
+                                _loss_outputs, _shape_key, _suggest)
 from capture._fx_model import (_Models, _as_model, _class_location,
                                _optimizer_settings)
 from capture._fx_values import Unsupported
 from capture._fx_free import FreeNumbers
+from capture._fx_space import Space
 from capture._fx_sync import ModuleSync
 
 __all__ = ["import_module", "Imported", "Unsupported", "MAX_SHAPES"]
@@ -51,53 +53,27 @@ __all__ = ["import_module", "Imported", "Unsupported", "MAX_SHAPES"]
 MAX_SHAPES = 4
 
 
-def _shape_key(arrays):
-    return tuple(sorted((n, tuple(a.shape), a.dtype.name)
-                        for n, a in arrays.items()))
-
-
-def _describe(specs):
-    """'obs: [64, 4], act: [64]' of arrays or of a signature's specs."""
-    return ", ".join("%s: %s" % (n, list(v[0] if isinstance(v, tuple)
-                                         else v.shape))
-                     for n, v in sorted(specs.items()))
-
-
-def _loss_outputs(out):
-    """The traced loss's outputs as a step's: the loss first."""
-    if "output" in out and len(out) == 1:
-        return {"loss": out["output"]}
-    if "loss" not in out:
-        raise capture.Error("loss_fn returned %s; expected the loss, or a "
-                            "dict with 'loss' first" % list(out))
-    return dict([("loss", out["loss"])] +
-                [(k, v) for k, v in out.items() if k != "loss"])
-
-
-class _Shaped:
-    """The step at one set of input shapes."""
-
-    def __init__(self, signature, outputs, step):
-        self.signature = signature  # names, shapes and dtypes
-        self.outputs = outputs  # the traced function (inputs -> outputs)
-        self.step = step  # the CapturedStep
-
-
 class Imported:
     """A PyTorch model imported into Capture: a training step (when a loss
     was given) and the model's forward, over one set of weights."""
 
     def __init__(self, model, given, loss_fn, example_inputs, optimizer,
-                 adamw, max_grad_norm, device, target, frozen):
+                 adamw, max_grad_norm, device, target, frozen, share):
         self._given = given  # what loss_fn is given: the user's model
         self.names = [n for n, _ in model.named_parameters()]
-        self.params = capture.Params(device)
-        self._weights = {}  # name -> capture.Weight, once declared
-        self._constants = {}  # id(tensor) -> its weight's name
-        self._constant_values = {}  # a constant weight's name -> its values
+        # The weights, alone or shared with the other imports of an update.
+        space = share._space if share is not None else Space(device)
+        self._space = space
+        self.params = space.params
+        self._weights = space.weights  # name -> capture.Weight
+        # id(tensor) -> its weight's name, for the tensors this import
+        # reads (its model's, its frozen modules', its constants).
+        self._constants = {}
+        self._constant_values = space.constant_values  # name -> values
         self._scalars = {}  # id(0-d tensor constant) -> its number
-        self._aranges = {}  # size -> arange(size), argmax's positions
+        self._aranges = space.aranges  # size -> arange(size)
         self._pending = []  # (name, tensor): constants to declare
+        self._trains = []  # the weights this import's optimizer trains
         self._where = _class_location(model)
         tensors = [(n, p, p.requires_grad)
                    for n, p in model.named_parameters()]
@@ -110,29 +86,37 @@ class Imported:
         self._requires_grad = {n: r for n, _, r in tensors}
         self._bare = isinstance(model, _Models) and \
             len(dict.keys(model._parameters)) > 0
+        # Each tensor's weight name: its own, or the name an import it
+        # shares the weights with gave it first.
+        self._key = {n: space.name_for(t, n) for n, t, _ in tensors}
         self._sync = ModuleSync(model, self.params,
-                                [n for n, _, _ in tensors])
+                                [n for n, _, _ in tensors], keys=self._key)
         # Modules the loss reads and this step never trains (a target
         # network, the critics of an actor's loss): read-only weights named
         # '<key>.<name>', compared by value at every step.
         self._frozen, self._frozen_ids = [], {}
         # The model's tensors by id: a loss may read one directly (a
         # log_alpha from its globals) rather than through the model.
-        self._own_ids = {id(t): n for n, t in self._sync.tensors.items()}
+        self._own_ids = {id(t): self._key[n]
+                         for n, t in self._sync.tensors.items()}
         own = self._own_ids
         for key, module in frozen.items():
             names = [n for n, _ in module.named_parameters()] + \
                 [n for n, b in module.named_buffers()
                  if b.dtype == torch.float32]
+            held = dict(module.named_parameters())
+            held.update(module.named_buffers())
+            keys = {n: space.name_for(held[n], key + "." + n) for n in names}
             sync = ModuleSync(module, self.params, names, key + ".",
-                              frozen=True)
+                              frozen=True, keys=keys)
             self._frozen.append(sync)
             for n, t in sync.tensors.items():
                 if id(t) in self._frozen_ids or id(t) in own:
                     raise capture.Error(
                         "frozen: '%s.%s' is also the model's or another "
                         "frozen module's tensor" % (key, n))
-                self._frozen_ids[id(t)] = key + "." + n
+                self._frozen_ids[id(t)] = keys[n]
+        space.join(self)
         self._model = model
         self._optimizer = optimizer
         self._target = target
@@ -155,23 +139,29 @@ class Imported:
         """Declares the weights: the module's (trainable where they require
         grad and, given `reached`, the loss reaches them: PyTorch's
         optimizer skips a parameter left without a gradient, so Capture
-        must not train, decay or count it), then the constants."""
-        values = {}
+        must not train, decay or count it), then the constants. In a
+        shared space the weights declared already stay, and one this loss
+        trains becomes trainable."""
+        space, values = self._space, {}
         for name, t in self._sync.tensors.items():
+            key = self._key[name]
             trainable = self._requires_grad[name] and (
-                reached is None or name in reached)
-            self._weights[name] = self.params.weight(
-                name, list(t.shape), trainable=trainable, loc=self._where)
-            values[name] = t.detach().cpu().numpy().copy()
+                reached is None or key in reached)
+            if trainable:
+                self._trains.append(key)
+            value = space.declare(key, t, trainable, self._where)
+            if value is not None:
+                values[key] = value
         pending = list(self._pending)
         for sync in self._frozen:
-            pending += [(sync.prefix + n, t) for n, t in sync.tensors.items()]
+            pending += [(sync.keys[n], t) for n, t in sync.tensors.items()]
         for name, t in pending:
-            self._weights[name] = self.params.weight(
-                name, list(t.shape), trainable=False, loc=self._where)
-            values[name] = t.detach().cpu().numpy().copy()
+            value = space.declare(name, t, False, self._where)
+            if value is not None:
+                values[name] = value
         self._pending = None
-        self.params.set_values(values)
+        if values:
+            self.params.set_values(values)
 
     def _import_loss(self, loss_fn, example_inputs, adamw, max_grad_norm):
         sig = inspect.signature(loss_fn)
@@ -224,7 +214,8 @@ class Imported:
             outputs, self.params, lr=self._lr, betas=a["betas"],
             eps=a["eps"], weight_decay=a["weight_decay"],
             decoupled_weight_decay=a["decoupled_weight_decay"],
-            max_grad_norm=a["max_grad_norm"], target=self._target)
+            max_grad_norm=a["max_grad_norm"], target=self._target,
+            trains=self._trains)
         return _Shaped(signature, outputs, step)
 
     def _loss_graph(self, arrays):
@@ -282,10 +273,16 @@ class Imported:
             if size:
                 aranges[node] = self._positions(
                     size, node.meta.get("loc", _NO_LOC))
-        graph = _Graph(gm, weights, inputs + signature.lifted,
-                       self._requires_grad,
+        own = set(self._key.values())
+        space = self._space
+        graph = _Graph(gm, [self._key[n] for n in weights],
+                       inputs + signature.lifted,
+                       {self._key[n]: r
+                        for n, r in self._requires_grad.items()},
                        self._weights, self._constants, self._scalars,
-                       aranges, what)
+                       aranges, what,
+                       foreign=lambda name: name in space.trainable and
+                       name not in own)
         graph.check()
         signature.cast(set(graph.casts.values()))
         signature.draws = list(graph.noise.values())
@@ -342,13 +339,11 @@ class Imported:
         # After the declaration (a forward traced after the step): a new
         # weight drops the recordings, which record again at their next
         # call; the moments and t are carried over, never started over.
-        state = self._active.step.optimizer_state() if self._active else None
-        self._weights[name] = self.params.weight(
-            name, list(value.shape), trainable=False, loc=self._where)
-        self.params.set_values({name: value.detach().cpu().numpy().copy()})
-        if state is not None:
-            self._active.step.restore_optimizer(state["m"], state["v"],
-                                                int(state["step"]))
+        def declare():
+            self._space.declare(name, value, False, self._where)
+            self.params.set_values(
+                {name: value.detach().cpu().numpy().copy()})
+        self._space.carry(declare)
 
     @staticmethod
     def _arrays(inputs, kwargs):
@@ -380,6 +375,7 @@ class Imported:
         the model's dict (log_alpha) is read by the user directly, not
         through a module that could sync it on reading: it is written back
         now."""
+        self._space.stepped = True
         self._sync.trained()
         if self._bare:
             self._sync.read()
@@ -417,10 +413,13 @@ class Imported:
 
     def _before(self, what):
         """The user's changes to the model and the frozen modules, before a
-        step or forward (the sync rule)."""
-        self._sync.before(what)
+        step or forward (the sync rule); in a shared space, to every
+        import's model (what this step reads of them)."""
+        for imp in self._space.imports:
+            imp._sync.before(what)
         for sync in self._frozen:
-            sync.before(what)
+            if not sync.follower:
+                sync.before(what)
 
     def _follow_optimizer(self):
         opt = self._optimizer
@@ -537,7 +536,7 @@ class Imported:
         values = self.params.values()
         with torch.no_grad():
             for name, p in model.named_parameters():
-                p.copy_(torch.from_numpy(values[name]))
+                p.copy_(torch.from_numpy(values[self._key.get(name, name)]))
 
     def to_mlir(self, forward_inputs=None):
         """The module as `.mlir` text for capture-aot: entry 'train' (at the
@@ -601,7 +600,7 @@ class Imported:
 def import_module(model, loss_fn=None, example_inputs=None, *,
                   optimizer=None, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
                   weight_decay=0.01, max_grad_norm=None, device=None,
-                  target="lavapipe", frozen=None):
+                  target="lavapipe", frozen=None, share=None):
     """Imports `model` (a torch.nn.Module, or a dict or list of modules and
     leaf tensors trained together) and, given `loss_fn(model,
     **inputs)` with `example_inputs` {name: array} for its inputs, its
@@ -611,7 +610,11 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
     model's current values. `frozen` ({name: module}) are the other modules
     the loss reads and this step does not train (a target network): their
     tensors are read-only weights, uploaded again whenever the user changes
-    them (a soft update through .data too). Returns an Imported."""
+    them (a soft update through .data too). `share` (an Imported) makes
+    this import hold its weights with that one's (on its device), for the
+    losses of one update (SAC's critics, actor and temperature): a module
+    one trains and the other reads is then one set of weights on the
+    device, with no copy between them. Returns an Imported."""
     model, given = _as_model(model)
     if loss_fn is not None and example_inputs is None:
         raise capture.Error("loss_fn given without example_inputs")
@@ -629,5 +632,9 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
         if any(module is m for m in model.modules()):
             raise capture.Error("frozen['%s'] is the model itself, or part "
                                 "of it" % key)
+    if share is not None:
+        if not isinstance(share, Imported):
+            raise capture.Error("share: expected what import_module "
+                                "returned, got %s" % type(share).__name__)
     return Imported(model, given, loss_fn, example_inputs or {}, optimizer,
-                    adamw, max_grad_norm, device, target, frozen)
+                    adamw, max_grad_norm, device, target, frozen, share)

@@ -390,12 +390,14 @@ void capture::python::bindTracer(py::module_ &m) {
       [](py::object fn, Params &params, double lr,
          std::pair<double, double> betas, double eps, double weightDecay,
          std::optional<double> maxGradNorm, const std::string &target,
-         bool fuse, bool decoupledWeightDecay) {
+         bool fuse, bool decoupledWeightDecay,
+         std::optional<std::vector<std::string>> trains) {
         auto pending = std::make_shared<PendingError>();
         CaptureOptions options;
         options.compile = compileOptionsOf(target, fuse);
         StepOptions step;
         step.maxGradNorm = maxGradNorm;
+        step.trains = std::move(trains);
         CapturedStep c = capture::captureStep(
             wrap(std::move(fn), pending, "loss"), params,
             adamwOf(lr, betas, eps, weightDecay, decoupledWeightDecay), step,
@@ -406,11 +408,14 @@ void capture::python::bindTracer(py::module_ &m) {
       py::arg("betas") = std::make_pair(0.9, 0.999), py::arg("eps") = 1e-8,
       py::arg("weight_decay") = 0.01, py::arg("max_grad_norm") = py::none(),
       py::arg("target") = "lavapipe", py::arg("fuse") = true,
-      py::arg("decoupled_weight_decay") = true, py::keep_alive<0, 2>(),
+      py::arg("decoupled_weight_decay") = true, py::arg("trains") = py::none(),
+      py::keep_alive<0, 2>(),
       "Captures a training step: fn's first output is the loss; the "
       "compiler adds the backward pass, the clipping and AdamW "
       "(decoupled_weight_decay=False: torch.optim.Adam's L2 weight decay, "
-      "fixed for the step's life).");
+      "fixed for the step's life). trains: the weights this step's "
+      "optimizer holds, when several steps share params (default: every "
+      "trainable weight).");
 
   py::class_<Tracer>(m, "Tracer",
                      "Records a module (weights and entries) for capture-aot "

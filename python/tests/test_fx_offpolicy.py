@@ -278,9 +278,15 @@ class OffPolicyTest(unittest.TestCase):
     def test_sac_update(self):
         """SAC's whole update: the critics (one Adam over qf1 and qf2), the
         actor and the temperature every second step, each its own import
-        over the networks the others train; alpha = log_alpha.exp().item()
-        after each temperature step reaches the next critic and actor
-        steps; the targets soft-updated through .data."""
+        over the networks the others train, apart and with share= (one set
+        of weights); alpha = log_alpha.exp().item() after each temperature
+        step reaches the next critic and actor steps; the targets
+        soft-updated through .data."""
+        for shared in (False, True):
+            with self.subTest(shared=shared):
+                self.sac_update(shared)
+
+    def sac_update(self, shared):
         torch.manual_seed(0)
         nets = [SACActor(), SoftQNetwork(), SoftQNetwork()]
         nets += [copy.deepcopy(nets[1]), copy.deepcopy(nets[2]),
@@ -304,12 +310,16 @@ class OffPolicyTest(unittest.TestCase):
             {"qf1": qf1, "qf2": qf2}, critic_loss, batch, optimizer=q_opt,
             frozen={"actor": actor, "qf1_target": qf1_target,
                     "qf2_target": qf2_target}, device=self.device)
+        share = critic if shared else None
         policy = capture.fx.import_module(
             actor, actor_loss, obs, optimizer=a_opt,
-            frozen={"qf1": qf1, "qf2": qf2}, device=self.device)
+            frozen={"qf1": qf1, "qf2": qf2}, device=self.device, share=share)
         temperature = capture.fx.import_module(
             {"log_alpha": log_alpha}, alpha_loss, obs, optimizer=al_opt,
-            frozen={"actor": actor}, device=self.device)
+            frozen={"actor": actor}, device=self.device, share=share)
+        # One set of weights: the temperature's import holds the critics.
+        self.assertEqual(shared, "qf1.fc1.weight" in
+                         temperature.state_dict())
         critics = {"qf1": twin[1], "qf2": twin[2]}
         for k in range(20):
             torch.manual_seed(100 + k)
@@ -317,6 +327,12 @@ class OffPolicyTest(unittest.TestCase):
             torch.manual_seed(100 + k)
             want = self.torch_step(t_critic, critics, tq_opt, batch)
             self.assert_close(out["loss"], want, "critic step %d" % k)
+            if k == 6:  # the user changes the critics before the actor's step
+                for n in (nets, twin):
+                    with torch.no_grad():
+                        for p in list(n[1].parameters()) + \
+                                list(n[2].parameters()):
+                            p.mul_(0.5)
             if k % 2 == 0:
                 torch.manual_seed(200 + k)
                 out = policy.step(obs)
@@ -344,8 +360,9 @@ class OffPolicyTest(unittest.TestCase):
 
     def test_td3_and_ddpg_updates(self):
         """TD3: the smoothed target (randn_like, clamps with numpy float32
-        bounds), two critics, the actor every second step, three targets
-        soft-updated; DDPG's critic, one Q network."""
+        bounds), two critics, the actor every second step (sharing the
+        critics' weights), three targets soft-updated; DDPG's critic, one
+        Q network."""
         torch.manual_seed(1)
         nets = [DeterministicActor(), SoftQNetwork(), SoftQNetwork()]
         nets += [copy.deepcopy(n) for n in nets]
@@ -368,7 +385,7 @@ class OffPolicyTest(unittest.TestCase):
                     "qf2_target": qf2_target}, device=self.device)
         policy = capture.fx.import_module(
             actor, actor_loss, obs, optimizer=a_opt, frozen={"qf1": qf1},
-            device=self.device)
+            device=self.device, share=critic)
         self.assertIn("1.fc3.bias", critic.state_dict())
         for k in range(20):
             torch.manual_seed(10 + k)
@@ -493,6 +510,42 @@ class OffPolicyTest(unittest.TestCase):
                 capture.fx.import_module(C51Network(), fn, batch,
                                          frozen={"t": target},
                                          device=self.device)
+
+    def test_share_mistakes(self):
+        torch.manual_seed(3)
+        actor, qf1 = DeterministicActor(), SoftQNetwork()
+        batch = replay_batch(seed=5)
+        obs = {"observations": batch["observations"]}
+        target = copy.deepcopy(qf1)
+        critic_loss = ddpg_critic(actor, target)
+
+        def actor_loss(actor, observations):
+            return -qf1(observations, actor(observations)).mean()
+
+        critic = capture.fx.import_module(
+            qf1, critic_loss, batch, frozen={"actor": actor, "t": target},
+            device=self.device)
+        with self.assertRaisesRegex(capture.Error, "share: expected what "
+                                    "import_module returned, got DeterministicActor"):
+            capture.fx.import_module(actor, actor_loss, obs,
+                                     frozen={"qf1": qf1}, share=actor)
+        # The actor's own names clash with the critic's (both fc1.weight).
+        with self.assertRaisesRegex(capture.Error, "share: 'fc1.weight' "
+                                    "names another tensor.*as a dict"):
+            capture.fx.import_module(DeterministicActor(), actor_loss, obs,
+                                     frozen={"qf1": qf1}, share=critic)
+        # A frozen module that is partly the critics' import's model.
+        with self.assertRaisesRegex(capture.Error, "share: the frozen module"
+                                    " 'both' is partly another import's "
+                                    "model"):
+            capture.fx.import_module(
+                actor, actor_loss, obs, share=critic,
+                frozen={"both": nn.ModuleList([qf1, SoftQNetwork()])})
+        critic.step(batch)
+        with self.assertRaisesRegex(capture.Error, "share: the import to "
+                                    "share with has trained already"):
+            capture.fx.import_module(actor, actor_loss, obs,
+                                     frozen={"qf1": qf1}, share=critic)
 
     def test_a_global_float_is_read_at_each_step(self):
         """A float the loss reads from its globals (a coefficient the loop

@@ -405,6 +405,59 @@ TEST(CaptureStep, EveryTrainableWeightMustBeTrained) {
   EXPECT_EQ(train.stats().cached, 0u);
 }
 
+TEST(CaptureStep, StepsOverOneParamsTrainWhatTheirOptionsList) {
+  // SAC's critics and actor: two steps over one Params, each training its
+  // own weights and reading the other's through stopGradient; their
+  // modules lay the weights out alike and share one Weights buffer.
+  Params params;
+  Linear fc(params, "fc", 4, 2, /*seed=*/3);
+  Weight scale = params.weight("scale", {2}, Init::constant(0.5));
+  rt::HostTensor t = rt::HostTensor::f32({8, 2}, std::vector<float>(16, 1.f));
+  auto fcLoss = [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{
+        {"loss", mse(fc(in.at("x")) * stopGradient(scale), in.at("target"))}};
+  };
+  auto scaleLoss = [&](Tracer::Inputs &in) {
+    return Tracer::Outputs{
+        {"loss", mse(stopGradient(fc(in.at("x"))) * scale, in.at("target"))}};
+  };
+  StepOptions fcOnly, scaleOnly;
+  fcOnly.trains = std::vector<std::string>{"fc.weight", "fc.bias"};
+  scaleOnly.trains = std::vector<std::string>{"scale"};
+  CapturedStep trainFc = captureStep(fcLoss, params, AdamW{}, fcOnly);
+  CapturedStep trainScale = captureStep(scaleLoss, params, AdamW{}, scaleOnly);
+  std::vector<rt::NamedTensor> v0 = params.values().value();
+  ASSERT_TRUE(trainFc({{"x", input(8, 4)}, {"target", t}}).isOk());
+  std::vector<rt::NamedTensor> v1 = params.values().value();
+  EXPECT_EQ(valueOf(v1, "scale"), valueOf(v0, "scale"));
+  EXPECT_NE(valueOf(v1, "fc.weight"), valueOf(v0, "fc.weight"));
+  ASSERT_TRUE(trainScale({{"x", input(8, 4)}, {"target", t}}).isOk());
+  std::vector<rt::NamedTensor> v2 = params.values().value();
+  EXPECT_EQ(valueOf(v2, "fc.weight"), valueOf(v1, "fc.weight"));
+  EXPECT_NE(valueOf(v2, "scale"), valueOf(v1, "scale"));
+  // The second step read what the first trained, with no copy: once
+  // more, each moves its own weights from where the other left them.
+  ASSERT_TRUE(trainFc({{"x", input(8, 4)}, {"target", t}}).isOk());
+  EXPECT_EQ(valueOf(params.values().value(), "scale"), valueOf(v2, "scale"));
+
+  // A step that would train another's weight, or not its own: errors.
+  CapturedStep greedy = captureStep(
+      [&](Tracer::Inputs &in) {
+        return Tracer::Outputs{
+            {"loss", mse(fc(in.at("x")) * scale, in.at("target"))}};
+      },
+      params, AdamW{}, fcOnly);
+  EXPECT_THAT(greedy({{"x", input(8, 4)}, {"target", t}}).message(),
+              HasSubstr("the step trains 'scale', which its options do not "
+                        "list (StepOptions::trains)"));
+  StepOptions both = scaleOnly;
+  both.trains->push_back("fc.bias");
+  CapturedStep idle = captureStep(scaleLoss, params, AdamW{}, both);
+  EXPECT_THAT(idle({{"x", input(8, 4)}, {"target", t}}).message(),
+              HasSubstr("the loss does not depend on the trainable weight(s) "
+                        "'fc.bias': the step's options say it trains them"));
+}
+
 TEST(Params, ValuesBeforeTheFirstLoadAreTheDevicesBits) {
   Params params;
   Linear fc(params, "fc", 5, 3, /*seed=*/11);

@@ -386,6 +386,13 @@ struct AdamW {
 struct StepOptions {
   /// clip_grad_norm_'s max_norm over all gradients; none: no clipping.
   std::optional<double> maxGradNorm;
+  /// The weights this step's optimizer holds, when several captured steps
+  /// share one Params and each trains its own (SAC's critics, actor and
+  /// temperature; the others' reads go through stopGradient). None: the
+  /// step trains every trainable weight of the Params. Either way, a
+  /// recording that would leave one of them untrained, or train another,
+  /// is an error naming them.
+  std::optional<std::vector<std::string>> trains;
 };
 
 /// Options of Tracer::compile: capture-aot's.
