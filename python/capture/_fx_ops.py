@@ -68,6 +68,18 @@ def _unary(name):
     return lambda c, x: getattr(c, name)(_check(x, name))
 
 
+def _extremum(c, name, a, b):
+    """torch.maximum/minimum; a 0-d tensor constant (torch.max(x,
+    torch.tensor(0.))) arrives as a number: filled to the other's shape,
+    so NaN still propagates as PyTorch's does."""
+    if not is_value(a) and not isinstance(a, Mask):
+        a, b = b, a
+    a = _check(a, name)
+    if not is_value(b) and not isinstance(b, Mask):
+        b = m._filled(None)(c, a, float(b))
+    return getattr(c, name)(a, _check(b, name))
+
+
 def _clamp(c, x, lo=None, hi=None):
     x = _check(x, "clamp")
     if is_value(lo) or is_value(hi):
@@ -505,10 +517,8 @@ OPS = {
     aten.rsqrt.default: lambda c, x: c.div(1.0, c.sqrt(_check(x, "rsqrt"))),
     aten.reciprocal.default: lambda c, x: c.div(1.0, _check(x, "reciprocal")),
     aten.square.default: _unary("square"),
-    aten.maximum.default: lambda c, a, b: c.maximum(_check(a, "maximum"),
-                                                    _check(b, "maximum")),
-    aten.minimum.default: lambda c, a, b: c.minimum(_check(a, "minimum"),
-                                                    _check(b, "minimum")),
+    aten.maximum.default: lambda c, a, b: _extremum(c, "maximum", a, b),
+    aten.minimum.default: lambda c, a, b: _extremum(c, "minimum", a, b),
     aten.clamp.default: _clamp, aten.clamp.Tensor: _clamp_tensor,
     aten.clamp_min.default: lambda c, x, lo: _clamp(c, x, lo, None),
     aten.clamp_max.default: lambda c, x, hi: _clamp(c, x, None, hi),

@@ -285,6 +285,23 @@ class FxTest(unittest.TestCase):
             EmbedRows(table), device=self.device).forward(ids=ids)["output"]
         np.testing.assert_array_equal(rows, table.numpy()[ids])
 
+    def test_max_and_min_with_a_0d_tensor(self):
+        """torch.max(x, torch.tensor(v)): the 0-d tensor is a number to the
+        importer; NaN and infinities as PyTorch's."""
+
+        class Bounded(torch.nn.Module):
+            def forward(self, x):
+                return (torch.max(x, torch.tensor(0.5)),
+                        torch.minimum(torch.tensor(-0.25), x))
+
+        x = np.array([[1.0, -1.0, np.nan, 0.5], [np.inf, -np.inf, 0.3, 0.7]],
+                     np.float32)
+        out = capture.fx.import_module(Bounded(),
+                                       device=self.device).forward(x=x)
+        want = Bounded()(torch.from_numpy(x))
+        np.testing.assert_array_equal(out["output0"], want[0].numpy())
+        np.testing.assert_array_equal(out["output1"], want[1].numpy())
+
     def test_unsupported_op_names_op_and_line(self):
         model = Rounding()
         with self.assertRaises(capture.fx.Unsupported) as e:
