@@ -13,9 +13,13 @@ their own, `load_state_dict`) moves the tensor's version counter, and the
 new values are uploaded; a replaced parameter or submodule (a changed
 architecture) is an error that says to import again.
 
-What cannot be seen: writes through `tensor.data` (PyTorch gives `.data` a
-version counter of its own) and references to the tensors taken before the
-import and read without going through the module. docs/python.md says so.
+A write through `tensor.data` moves no version counter (PyTorch gives
+`.data` one of its own), so the model is also compared by value with what
+it held when last in step, once it has been read after a step (reading it
+is how the user gets a tensor to write); a training loop that does not
+read the module between steps does not pay for the compare. What cannot be
+seen: references to the tensors taken before the import and written
+without going through the module. docs/python.md says so.
 """
 
 import contextlib
@@ -127,9 +131,8 @@ class ModuleSync:
 
     def _mark(self):
         self.versions = {n: t._version for n, t in self.tensors.items()}
-        if self.frozen:
-            self.snapshots = {n: t.detach().clone()
-                              for n, t in self.tensors.items()}
+        self.snapshots = {n: t.detach().clone()
+                          for n, t in self.tensors.items()}
 
     @contextlib.contextmanager
     def quiet(self):
@@ -174,9 +177,14 @@ class ModuleSync:
         for other in self.owners:  # what another import trained, first
             if other is not self:
                 other.read()
-        if self.frozen:
+        if self.frozen or not self.behind:
+            # By value: a write through .data moves no version counter.
+            # The model is compared so only once read after a step (its
+            # tensors hold the trained values then): a training loop that
+            # does not read it between steps does not pay for it.
             changed = {n for n, t in self.tensors.items()
-                       if not torch.equal(t, self.snapshots[n])}
+                       if t._version != self.versions[n] or
+                       not torch.equal(t, self.snapshots[n])}
         else:
             changed = {n for n, t in self.tensors.items()
                        if t._version != self.versions[n]}

@@ -511,6 +511,26 @@ class OffPolicyTest(unittest.TestCase):
                                          frozen={"t": target},
                                          device=self.device)
 
+    def test_index_add_of_an_input_index(self):
+        """t.index_add(0, idx, src) with idx an int input: as PyTorch's,
+        and an index out of range at a call is the runtime's error naming
+        the input, the position and the value, with no outputs."""
+
+        class Scatter(nn.Module):
+            def forward(self, x, idx):
+                return torch.zeros_like(x[:4]).index_add(0, idx, x)
+
+        x = np.arange(6, dtype=np.float32) + 0.5
+        idx = np.array([0, 3, 3, 1, 0, 2], np.int64)
+        step = capture.fx.import_module(Scatter(), device=self.device)
+        np.testing.assert_array_equal(
+            step.forward(x=x, idx=idx)["output"],
+            Scatter()(torch.from_numpy(x), torch.from_numpy(idx)).numpy())
+        with self.assertRaisesRegex(capture.Error, "input 'idx' has 4 at "
+                                    "position 2, expected an index in "
+                                    "\\[0, 4\\)"):
+            step.forward(x=x, idx=np.array([0, 3, 4, 1, 0, 2], np.int64))
+
     def test_share_mistakes(self):
         torch.manual_seed(3)
         actor, qf1 = DeterministicActor(), SoftQNetwork()

@@ -758,6 +758,12 @@ class RLTest(unittest.TestCase):
         both_step()
         both_step()
         same(lambda n: net.get_parameter(n))
+        # A write through .data (which moves no version counter) after
+        # reading the module: seen by value.
+        net.network[0].bias.data.add_(0.25)
+        twin.network[0].bias.data.add_(0.25)
+        both_step()
+        same(lambda n: net.get_parameter(n))
         # A replaced layer or parameter: refused, nothing trained.
         step = imported.train_state()["step"]
         net.network[4] = nn.Linear(32, 3)
