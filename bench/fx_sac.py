@@ -10,10 +10,13 @@ PyTorch on one thread, in one process; rounds alternate so that machine
 noise hits both alike, and the figures are the medians over the rounds of
 each round's per-update median.
 
-What the captured update pays today beyond its replays: each import holds
-the weights it reads, so the critics trained by one are downloaded and
-uploaded into the actor's, the actor's into the critics', and the soft
-update runs in PyTorch on values read back.
+Three captured forms: "apart", each import holding the weights it reads
+(the critics trained by one are downloaded and uploaded into the actor's,
+the actor's into the critics', and the soft update runs in PyTorch on
+values read back); "shared", the imports over one set of weights
+(share=), the soft update still in PyTorch; "device", shared and the soft
+update imported with capture.fx.import_update: four submissions an update
+and no weight crossing to the host.
 
 usage: PYTHONPATH=build/python bench/fx_sac.py [--batch 256] [--hidden 256]
            [--updates 50] [--rounds 5] [--json FILE]
@@ -22,13 +25,13 @@ import argparse
 import copy
 import json
 import statistics
-import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
 import capture.fx
+from fx_rl import timed  # bench/: the median of n calls, in us
 
 OBS, ACT = 17, 6
 LOG_STD_MAX, LOG_STD_MIN = 2, -5
@@ -160,7 +163,7 @@ def torch_update(agent, batch, obs):
     agent.soft_update()
 
 
-def captured(agent, batch, obs, shared):
+def captured(agent, batch, obs, shared, on_device=False):
     critic_loss, actor_loss, alpha_loss = agent.losses
     critic = capture.fx.import_module(
         {"qf1": agent.qf1, "qf2": agent.qf2}, critic_loss, batch,
@@ -176,22 +179,17 @@ def captured(agent, batch, obs, shared):
         optimizer=agent.a_optimizer, frozen={"actor": agent.actor},
         share=share)
 
+    # The soft update as written, replayed on the device (import_update).
+    soft_update = capture.fx.import_update(agent.soft_update, share=critic) \
+        if on_device else agent.soft_update
+
     def update():
         critic.step(batch)
         policy.step(obs)
         temperature.step(obs)
         agent.read_alpha()
-        agent.soft_update()
+        soft_update()
     return update
-
-
-def timed(fn, updates):
-    times = []
-    for _ in range(updates):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return 1e6 * statistics.median(times)
 
 
 def main():
@@ -207,7 +205,9 @@ def main():
     obs = {"observations": batch["observations"]}
     theirs = SAC(args.hidden, 0)
     updates = {"apart": captured(SAC(args.hidden, 0), batch, obs, False),
-               "shared": captured(SAC(args.hidden, 0), batch, obs, True)}
+               "shared": captured(SAC(args.hidden, 0), batch, obs, True),
+               "device": captured(SAC(args.hidden, 0), batch, obs, True,
+                                  on_device=True)}
     for update in updates.values():
         update()  # the first calls record
     torch_update(theirs, batch, obs)
@@ -222,7 +222,8 @@ def main():
           "of %d updates" % (args.batch, args.hidden, args.rounds,
                              args.updates))
     for name, what in (("apart", "3 imports, each its own weights"),
-                       ("shared", "3 imports, share= one set of weights")):
+                       ("shared", "3 imports, share= one set of weights"),
+                       ("device", "share=, soft update by import_update")):
         print("  capture.fx (%s): %8.0f us/update, PyTorch / captured "
               "%.2fx" % (what, us[name], us["torch"] / us[name]))
     print("  PyTorch: %8.0f us/update" % us["torch"])

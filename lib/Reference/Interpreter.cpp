@@ -216,6 +216,7 @@ private:
   FailureOr<const Tensor *> loadWeight(Operation *op, FlatSymbolRefAttr ref);
   FailureOr<Tensor> evalPackGrads(ag::PackGradsOp op);
   LogicalResult evalApplyAdamW(ag::ApplyAdamWOp op);
+  LogicalResult evalAssignWeight(ag::AssignWeightOp op);
   FailureOr<Tensor> evalProbe(ag::ProbeOp op);
   LogicalResult evalCheckIndices(ag::CheckIndicesOp op);
   LogicalResult evalReturn(ag::ReturnOp op);
@@ -372,6 +373,7 @@ LogicalResult Evaluator::evalOp(Operation *op) {
       .Case([&](ag::ReadWeightOp o) { return define(o, evalReadWeight(o)); })
       .Case([&](ag::PackGradsOp o) { return define(o, evalPackGrads(o)); })
       .Case([&](ag::ApplyAdamWOp o) { return evalApplyAdamW(o); })
+      .Case([&](ag::AssignWeightOp o) { return evalAssignWeight(o); })
       .Case([&](ag::ProbeOp o) { return define(o, evalProbe(o)); })
       .Case([&](ag::CheckIndicesOp o) { return evalCheckIndices(o); })
       .Case([&](ag::ReturnOp o) { return evalReturn(o); })
@@ -480,6 +482,15 @@ LogicalResult Evaluator::evalApplyAdamW(ag::ApplyAdamWOp op) {
   if (failed(update))
     return failure();
   result.updates.push_back(std::move(*update));
+  return success();
+}
+
+LogicalResult Evaluator::evalAssignWeight(ag::AssignWeightOp op) {
+  // As the runtime, which counts the weight among those the entry binds:
+  // an unset weight is refused here too, not set by the assign.
+  if (failed(loadWeight(op, op.getWeightAttr())))
+    return failure();
+  state.weights[op.getWeight().str()] = get(op.getValue());
   return success();
 }
 

@@ -355,6 +355,10 @@ Tensor stopGradient(At x) {
 Tensor clamp(At x, float lo, float hi) {
   return OpBuilderFor::clamp(x, lo, hi);
 }
+void assign(const Weight &target, At value) {
+  if (TraceState *s = OpBuilderFor::begin(value))
+    s->assign(target, value);
+}
 
 /// The dialect's predicate of `c`.
 static ComparePredicate predicateOf(Compare c) {

@@ -78,6 +78,9 @@ struct TraceState {
   std::string entryError;
   /// Each weight read in the entry being recorded, by name: one read each.
   std::map<std::string, int32_t> reads;
+  /// Each weight assigned in the entry being recorded, with where: a later
+  /// read would see the old value (reads are cached), so it is refused.
+  std::map<std::string, SourceLoc> assigned;
 
   /// The MLIR location of a user's source line.
   mlir::Location locationOf(const SourceLoc &loc);
@@ -95,6 +98,9 @@ struct TraceState {
   /// The value of an operand: a tensor of this entry, or a weight read in
   /// it. Records an error and returns null when it is neither.
   const TracedValue *operand(const At &at, const char *op);
+  /// Records `ag.assign_weight` of `value` to `target` (assign()), or an
+  /// error naming what is wrong.
+  void assign(const Weight &target, const At &value);
   /// Verifies `op` (built at the user's line) and adds its only result to
   /// the value table; a verifier error becomes the entry's error (naming
   /// the user's line) and erases the op.

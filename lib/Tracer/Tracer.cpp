@@ -189,6 +189,13 @@ const TracedValue *TraceState::operand(const At &at, const char *op) {
                      "; use the handle Params::recreate returned");
     return nullptr;
   }
+  if (auto done = assigned.find(w.name_); done != assigned.end()) {
+    fail(at.loc, std::string(op) + ": weight '" + w.name_ +
+                     "' is read after it was assigned (at " +
+                     sourceText(done->second) +
+                     "); an entry assigns a weight after every read of it");
+    return nullptr;
+  }
   auto it = reads.find(w.name_);
   if (it != reads.end())
     return &values[it->second];
@@ -201,6 +208,46 @@ const TracedValue *TraceState::operand(const At &at, const char *op) {
     return nullptr;
   reads[w.name_] = t.id_;
   return &values[t.id_];
+}
+
+void TraceState::assign(const Weight &target, const At &value) {
+  // A check that reads nothing: the weight handle is valid (the value is
+  // not read through the handle, so operand() does not apply).
+  const WeightDecl *decl =
+      target.params_ == params.get() ? params->find(target.name_) : nullptr;
+  if (!decl || decl->generation != target.generation_) {
+    fail(value.loc,
+         "assign: " +
+             (target.valid() ? "weight '" + target.name_ + "' " +
+                                   (decl ? "is an old handle (the weight was "
+                                           "re-created)"
+                                         : "belongs to another Params")
+                             : std::string("the target is an empty Weight")) +
+             "; expected a handle of a weight of this entry's Params");
+    return;
+  }
+  if (auto done = assigned.find(target.name_); done != assigned.end()) {
+    fail(value.loc, "assign: weight '" + target.name_ +
+                        "' is assigned twice in one entry (first at " +
+                        sourceText(done->second) + ")");
+    return;
+  }
+  const TracedValue *v = operand(value, "assign");
+  if (!v)
+    return;
+  if (v->shape != target.shape_ || v->type != ElemType::F32) {
+    fail(value.loc, "assign: weight '" + target.name_ + "' is f32 " +
+                        formatShape(target.shape_) + ", but the value is " +
+                        (v->type == ElemType::F32 ? "f32 " : "i32 ") +
+                        formatShape(v->shape));
+    return;
+  }
+  Operation *op = AssignWeightOp::create(
+      builder, locationOf(value.loc),
+      FlatSymbolRefAttr::get(&context, target.name_), v->value);
+  finish(op, value.loc);
+  if (!failed())
+    assigned[target.name_] = value.loc;
 }
 
 Tensor TraceState::finish(Operation *op, const SourceLoc &loc) {
@@ -427,6 +474,7 @@ static rt::Status record(TraceState &s, const std::string &name,
   s.params->active = &s;
   s.entryError.clear();
   s.reads.clear();
+  s.assigned.clear();
   s.entryFirst = static_cast<int32_t>(s.values.size());
   s.builder.setInsertionPointToEnd(body);
   Tracer::Inputs args;
@@ -445,6 +493,7 @@ static rt::Status record(TraceState &s, const std::string &name,
     s.recording = false;
     s.params->active = nullptr;
     s.reads.clear();
+    s.assigned.clear();
     s.builder.setInsertionPointToEnd(s.module->getBody());
     return rt::Status::error("tracer: " + std::string(kind.what) + " '" + name +
                              "': " + why);
@@ -489,6 +538,7 @@ static rt::Status record(TraceState &s, const std::string &name,
   s.recording = false;
   s.params->active = nullptr;
   s.reads.clear();
+  s.assigned.clear();
   s.builder.setInsertionPointToEnd(s.module->getBody());
   return rt::Status::ok();
 }

@@ -81,7 +81,7 @@ _OPS = ["exp", "log", "tanh", "sigmoid", "relu", "sqrt", "square", "floor",
         "clamp", "matmul", "linear", "sum", "mean", "max", "softmax",
         "log_softmax", "cross_entropy", "mse", "get_rows", "reshape",
         "transpose", "broadcast_to", "slice", "concat", "one_hot",
-        "stop_gradient", "compare"]
+        "stop_gradient", "compare", "assign"]
 globals().update({name: getattr(_capture, name) for name in _OPS})
 
 __all__ = ["Device", "Module", "devices", "advise_cpu_threads", "Error", "UpdateRefused",

@@ -224,7 +224,7 @@ class _Graph:
         self.row_base, self.row_last, self.skip = {}, {}, set()
         self.rows = row_accumulations(nodes, order)
         for base, rows in self.rows.items():
-            for n, _, _, sparent in rows:
+            for n, _, lparent, sparent in rows:
                 if self.live.get(sparent) and n.meta.get("grad", True):
                     loc = n.meta.get("loc", _NO_LOC)
                     raise Unsupported(
@@ -233,13 +233,14 @@ class _Graph:
                         "torch.no_grad(), is" % (_where(loc), self.what))
                 self.row_base[n] = base
                 self.skip.add(n.args[0])
-                for arg in (n.args[2], n.args[3]):
-                    while isinstance(arg, torch.fx.Node) and \
+                # The row's index and source selects (and .long()) up to
+                # their parents, which rows_sum reads, when nothing else
+                # reads them.
+                for arg, parent in ((n.args[2], lparent),
+                                    (n.args[3], sparent)):
+                    while arg is not parent and \
                             all(u in self.skip or u in self.row_base
-                                for u in arg.users) and \
-                            arg not in (n.args[0],) and \
-                            arg.target in (aten.select.int,
-                                           aten._to_copy.default):
+                                for u in arg.users):
                         self.skip.add(arg)
                         arg = arg.args[0]
             self.row_last[base] = max((r[0] for r in rows), key=order.get)
@@ -395,7 +396,7 @@ class _Graph:
         if target is aten._to_copy.default and is_value(args[0]) and \
                 kwargs.get("dtype") in (torch.int64, torch.int32) and \
                 node not in self.casts:
-            return device_index(node, args[0])
+            return device_index(node.args[0], args[0])
         if target in (aten.arange.default, aten.arange.start):
             return arange(c, *args, **kwargs)
         positions = self.aranges.get(node)

@@ -86,8 +86,9 @@ def whole_range(node):
 
 
 def device_index(node, value):
-    """x.long() of a float tensor computed in the step."""
-    r = whole_range(node.args[0])
+    """x.long() of `value`, the float tensor of graph node `node` computed
+    in the step."""
+    r = whole_range(node)
     if r is None:
         _no(".long() of a float tensor computed in the step that is not "
             "provably whole and bounded", "Capture computes on float32 and "
@@ -258,16 +259,9 @@ def rows_sum(c, base, pairs, positions):
                 "every row once", "for i in range(len(t)): "
                 "t[i].index_add_(0, l[i].long(), d[i]) is")
         index = lvalue if isinstance(lvalue, Ints) else \
-            device_index(_LongOf(lnode), lvalue)
+            device_index(lnode, lvalue)
         mask = hot(c, index, shape[1], positions, "index_add_")  # [B, K, n]
         src = c.reshape(svalue, _shape(svalue) + [1])
         total = c.add(total, _reduce(c, "sum", c.mul(mask, src), [1], False,
                                      "index_add_"))
     return total
-
-
-class _LongOf:
-    """A stand-in `.long()` node of `node`, for device_index."""
-
-    def __init__(self, node):
-        self.args = (node,)

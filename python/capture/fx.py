@@ -45,8 +45,10 @@ from capture._fx_values import Unsupported
 from capture._fx_free import FreeNumbers
 from capture._fx_space import Space
 from capture._fx_sync import ModuleSync
+from capture._fx_update import Update
 
-__all__ = ["import_module", "Imported", "Unsupported", "MAX_SHAPES"]
+__all__ = ["import_module", "import_update", "Imported", "Unsupported",
+           "MAX_SHAPES"]
 
 # How many input shapes a step records (a short last minibatch, another
 # rollout size): each is its own recording over the shared weights.
@@ -638,3 +640,22 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
                                 "returned, got %s" % type(share).__name__)
     return Imported(model, given, loss_fn, example_inputs or {}, optimizer,
                     adamw, max_grad_norm, device, target, frozen, share)
+
+
+def import_update(fn, *, share, target="lavapipe"):
+    """Imports `fn`, a function that writes the weights of `share`'s
+    models in place (a target network's soft update through `.data`, a
+    hard copy by load_state_dict), as PyTorch code does between steps.
+    Returns a callable taking fn's own arguments: each call runs fn's
+    writes on the device in one submission, with no weight crossing to the
+    host; the modules read the new values back when next read. Python
+    numbers in fn (tau) are constants of a recording, which is made again
+    when fn's float arguments, or the floats it reads as globals (args.tau
+    too), change."""
+    if not isinstance(share, Imported):
+        raise capture.Error("share: expected what import_module returned, "
+                            "got %s" % type(share).__name__)
+    if not callable(fn):
+        raise capture.Error("import_update: expected a function, got %s"
+                            % type(fn).__name__)
+    return Update(fn, share._space, target)

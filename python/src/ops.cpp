@@ -288,6 +288,14 @@ void python::bindOps(py::module_ &m) {
       py::arg("x"), py::arg("min"), py::arg("max"),
       py::arg("loc") = py::none());
   m.def(
+      "assign",
+      [](const Weight &target, const py::object &value, py::object loc) {
+        assign(target, operand(value, locate(loc), "assign"));
+      },
+      py::arg("weight"), py::arg("value"), py::arg("loc") = py::none(),
+      "Writes `value` into `weight` when the forward entry ends "
+      "(ag.assign_weight): a target network's soft update.");
+  m.def(
       "matmul",
       [](const py::object &a, const py::object &b, bool ta, bool tb,
          py::object loc) {

@@ -20,9 +20,9 @@ import torch.nn.functional as F
 import capture
 import capture.fx
 from test_fx import check_weights
+from test_fx_rl import SquashedActor
 
 OBS, ACT = 3, 2
-LOG_STD_MAX, LOG_STD_MIN = 2, -5
 HIGH = np.array([1.0, 2.0], np.float32)  # an action space's bounds
 LOW = -HIGH
 ENT_COEF = 0.01  # a global the training loop anneals
@@ -42,36 +42,20 @@ class SoftQNetwork(nn.Module):
         return self.fc3(x)
 
 
-class SACActor(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(OBS, 32)
-        self.fc_mean = nn.Linear(32, ACT)
-        self.fc_logstd = nn.Linear(32, ACT)
-        self.register_buffer("action_scale",
-                             torch.tensor((HIGH - LOW) / 2.0))
-        self.register_buffer("action_bias", torch.tensor((HIGH + LOW) / 2.0))
+class SACActor(SquashedActor):
+    """test_fx_rl's squashed actor with this file's action bounds and
+    get_action's three results, the squashed mean last."""
 
-    def forward(self, x):
-        x = F.relu(self.fc1(x))
-        mean = self.fc_mean(x)
-        log_std = torch.tanh(self.fc_logstd(x))
-        log_std = LOG_STD_MIN + 0.5 * (LOG_STD_MAX - LOG_STD_MIN) * (
-            log_std + 1)
-        return mean, log_std
+    def __init__(self):
+        super().__init__(OBS, ACT)
+        self.action_scale.copy_(torch.tensor((HIGH - LOW) / 2.0))
+        self.action_bias.copy_(torch.tensor((HIGH + LOW) / 2.0))
 
     def get_action(self, x):
-        mean, log_std = self(x)
-        std = log_std.exp()
-        normal = torch.distributions.Normal(mean, std)
-        x_t = normal.rsample()
-        y_t = torch.tanh(x_t)
-        action = y_t * self.action_scale + self.action_bias
-        log_prob = normal.log_prob(x_t)
-        log_prob -= torch.log(self.action_scale * (1 - y_t.pow(2)) + 1e-6)
-        log_prob = log_prob.sum(1, keepdim=True)
-        mean = torch.tanh(mean) * self.action_scale + self.action_bias
-        return action, log_prob, mean
+        action, log_prob = super().get_action(x)
+        mean, _ = self(x)
+        return (action, log_prob,
+                torch.tanh(mean) * self.action_scale + self.action_bias)
 
 
 class DeterministicActor(nn.Module):
@@ -91,6 +75,15 @@ class DeterministicActor(nn.Module):
         x = F.relu(self.fc2(x))
         x = torch.tanh(self.fc_mu(x))
         return x * self.action_scale + self.action_bias
+
+
+def twin_q_loss(qf1, qf2, observations, actions, next_q_value):
+    """SAC's and TD3's critics' regression onto one target."""
+    qf1_a_values = qf1(observations, actions).view(-1)
+    qf2_a_values = qf2(observations, actions).view(-1)
+    qf1_loss = F.mse_loss(qf1_a_values, next_q_value)
+    qf2_loss = F.mse_loss(qf2_a_values, next_q_value)
+    return qf1_loss + qf2_loss
 
 
 def sac(actor, qf1, qf2, qf1_target, qf2_target, log_alpha, gamma=0.99):
@@ -113,11 +106,7 @@ def sac(actor, qf1, qf2, qf1_target, qf2_target, log_alpha, gamma=0.99):
                 qf1_next_target, qf2_next_target) - alpha * next_state_log_pi
             next_q_value = rewards.flatten() + (1 - dones.flatten()) * \
                 gamma * (min_qf_next_target).view(-1)
-        qf1_a_values = qf1(observations, actions).view(-1)
-        qf2_a_values = qf2(observations, actions).view(-1)
-        qf1_loss = F.mse_loss(qf1_a_values, next_q_value)
-        qf2_loss = F.mse_loss(qf2_a_values, next_q_value)
-        return qf1_loss + qf2_loss
+        return twin_q_loss(qf1, qf2, observations, actions, next_q_value)
 
     def actor_loss(actor, observations):
         pi, log_pi, _ = actor.get_action(observations)
@@ -154,11 +143,7 @@ def td3(actor, qf1, qf2, target_actor, qf1_target, qf2_target, gamma=0.99,
             min_qf_next_target = torch.min(qf1_next_target, qf2_next_target)
             next_q_value = rewards.flatten() + (1 - dones.flatten()) * \
                 gamma * (min_qf_next_target).view(-1)
-        qf1_a_values = qf1(observations, actions).view(-1)
-        qf2_a_values = qf2(observations, actions).view(-1)
-        qf1_loss = F.mse_loss(qf1_a_values, next_q_value)
-        qf2_loss = F.mse_loss(qf2_a_values, next_q_value)
-        return qf1_loss + qf2_loss
+        return twin_q_loss(qf1, qf2, observations, actions, next_q_value)
 
     def actor_loss(actor, observations):
         return -qf1(observations, actor(observations)).mean()
@@ -246,6 +231,12 @@ def soft_update(net, target, tau):
     for param, target_param in zip(net.parameters(), target.parameters()):
         target_param.data.copy_(tau * param.data + (1 - tau) *
                                 target_param.data)
+
+
+def targets_update(n, tau):
+    """TD3's three target networks (n[3:]) soft-updated from n[:3]."""
+    for i in range(3):
+        soft_update(n[i], n[i + 3], tau)
 
 
 def replay_batch(n=16, seed=3):
@@ -387,6 +378,8 @@ class OffPolicyTest(unittest.TestCase):
             actor, actor_loss, obs, optimizer=a_opt, frozen={"qf1": qf1},
             device=self.device, share=critic)
         self.assertIn("1.fc3.bias", critic.state_dict())
+        # The three soft updates, one submission on the device.
+        targets = capture.fx.import_update(targets_update, share=critic)
         for k in range(20):
             torch.manual_seed(10 + k)
             out = critic.step(batch)
@@ -398,9 +391,8 @@ class OffPolicyTest(unittest.TestCase):
                 out = policy.step(obs)
                 want = self.torch_step(t_actor, twin[0], ta_opt, obs)
                 self.assert_close(out["loss"], want, "actor step %d" % k)
-                for n in (nets, twin):
-                    for i in range(3):
-                        soft_update(n[i], n[i + 3], 0.3)
+                targets(nets, 0.3)
+                targets_update(twin, 0.3)
         for mine, theirs in zip(nets, twin):
             check_weights(self, {n: p.detach().numpy()
                                  for n, p in mine.named_parameters()},
@@ -420,6 +412,64 @@ class OffPolicyTest(unittest.TestCase):
             self.assert_close(out["loss"],
                               self.torch_step(t_loss, twin[1], t_opt, batch),
                               "ddpg step %d" % k)
+
+    def test_target_updates_on_the_device(self):
+        """A DQN-style critic with a target network updated on the device:
+        a hard copy by load_state_dict and soft updates as written, with a
+        tau that changes (a new recording), against PyTorch; the target
+        module reads back the device's values, and a write of the user's
+        between updates is seen."""
+        torch.manual_seed(2)
+        q, twin_q = SoftQNetwork(), None
+        tq = copy.deepcopy(q)
+        twin_q, twin_tq = copy.deepcopy(q), copy.deepcopy(q)
+
+        def critic(target):
+            def loss_fn(q, observations, actions, next_observations,
+                        rewards, dones):
+                with torch.no_grad():
+                    y = rewards + 0.9 * (1 - dones) * target(
+                        next_observations, actions).view(-1)
+                return F.mse_loss(q(observations, actions).view(-1), y)
+            return loss_fn
+        opt = torch.optim.Adam(q.parameters(), lr=1e-2)
+        twin_opt = torch.optim.Adam(twin_q.parameters(), lr=1e-2)
+        batch = replay_batch(seed=6)
+        imp = capture.fx.import_module(q, critic(tq), batch, optimizer=opt,
+                                       frozen={"tq": tq}, device=self.device)
+        hard = capture.fx.import_update(
+            lambda: tq.load_state_dict(q.state_dict()), share=imp)
+        soft = capture.fx.import_update(soft_update, share=imp)
+        for k in range(12):
+            out = imp.step(batch)
+            want = self.torch_step(critic(twin_tq), twin_q, twin_opt, batch)
+            self.assert_close(out["loss"], want, "critic step %d" % k)
+            if k % 4 == 0:
+                hard()
+                twin_tq.load_state_dict(twin_q.state_dict())
+            else:
+                tau = 0.25 if k < 6 else 0.5
+                soft(q, tq, tau)
+                soft_update(twin_q, twin_tq, tau)
+            if k == 8:  # the user's own write, seen by the next update
+                for t in (tq, twin_tq):
+                    t.fc1.bias.data.mul_(0.5)
+        self.assertEqual(len(soft._recordings), 2)  # tau 0.25, then 0.5
+        for n, p in twin_tq.named_parameters():
+            np.testing.assert_allclose(
+                dict(tq.named_parameters())[n].detach().numpy(),
+                p.detach().numpy(), rtol=1e-4, atol=1e-6, err_msg=n)
+
+        with self.assertRaisesRegex(capture.Error, "wrote no weight"):
+            capture.fx.import_update(lambda: None, share=imp)()
+        fresh = torch.zeros(3)
+        with self.assertRaisesRegex(
+                capture.fx.Unsupported, r"test_fx_offpolicy.py:\d+: update: "
+                r"aten.add_.Tensor reads a tensor that is no weight"):
+            capture.fx.import_update(
+                lambda: tq.fc1.bias.data.add_(fresh), share=imp)()
+        with self.assertRaisesRegex(capture.Error, "share: expected"):
+            capture.fx.import_update(soft_update, share=q)
 
     def c51_batch(self, n=12):
         g = torch.Generator().manual_seed(5)

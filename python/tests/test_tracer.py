@@ -120,6 +120,17 @@ class TracerTest(unittest.TestCase):
         with self.assertRaisesRegex(capture.Error, "shapes"):
             step(x=x[:2], y=y[:2])
 
+    def first_step(self, step, p, seed):
+        """One step of `step` (a loss of x [8, 4] and t [8, 3] over a linear
+        weight 'w' [3, 4]) on random data: (x, t, w before, the outputs,
+        y = x @ w.T in f64)."""
+        rng = np.random.default_rng(seed)
+        x = rng.standard_normal((8, 4)).astype(np.float32)
+        t = rng.standard_normal((8, 3)).astype(np.float32)
+        w0 = p.values()["w"].astype(np.float64)
+        out = step(x=x, t=t)
+        return x, t, w0, out, x.astype(np.float64) @ w0.T
+
     def test_stop_gradient_is_detach(self):
         # loss = mse(y, 0.25 * stop_gradient(y) + 0.25 * y.stop_gradient()
         # + t) with y = x @ w.T: the target is a constant for the gradient,
@@ -136,12 +147,7 @@ class TracerTest(unittest.TestCase):
 
         lr, wd = 0.01, 0.01
         step = capture.capture_step(loss, p, lr=lr, weight_decay=wd)
-        rng = np.random.default_rng(5)
-        x = rng.standard_normal((8, 4)).astype(np.float32)
-        t = rng.standard_normal((8, 3)).astype(np.float32)
-        w0 = p.values()["w"].astype(np.float64)
-        out = step(x=x, t=t)
-        y = x.astype(np.float64) @ w0.T
+        x, t, w0, out, y = self.first_step(step, p, 5)
         r = y - (0.5 * y + t)
         grad = (2 * r / r.size).T @ x
         np.testing.assert_allclose(out["loss"], np.mean(r * r), rtol=1e-5)
@@ -187,12 +193,7 @@ class TracerTest(unittest.TestCase):
             return capture.mse(capture.erf(y) + y.floor(), i["t"])
 
         step = capture.capture_step(loss, p, lr=1e-3)
-        rng = np.random.default_rng(6)
-        xs = rng.standard_normal((8, 4)).astype(np.float32)
-        t = rng.standard_normal((8, 3)).astype(np.float32)
-        w0 = p.values()["w"].astype(np.float64)
-        out = step(x=xs, t=t)
-        y = xs.astype(np.float64) @ w0.T
+        xs, t, w0, out, y = self.first_step(step, p, 6)
         erf_y = np.vectorize(math.erf)(y)
         r = erf_y + np.floor(y) - t
         dy = 2 * r / r.size * (2 / math.sqrt(math.pi)) * np.exp(-y * y)
@@ -230,6 +231,70 @@ class TracerTest(unittest.TestCase):
         self.assertAlmostEqual(float(out["loss"]), 13.0, places=5)
         self.assertAlmostEqual(float(out["grad_norm"]), np.hypot(1.0, 4.0),
                                places=5)
+
+    def test_assign_weight(self):
+        """capture.assign writes a weight at the entry's end: a soft update
+        of a target from the weights a forward reads, twice, then a hard
+        copy; the entry's reads see the old values; mistakes are errors at
+        their line."""
+        p, w, b = self.linear_params()
+        t = p.weight("target.weight", [3, 4], capture.Init.zeros(),
+                     trainable=False)
+        tau = 0.25
+
+        def soft(i):
+            old = t * 1.0  # read before the assign: the old value
+            capture.assign(t, w * tau + t * (1 - tau))
+            return {"t": old}
+        update = capture.capture(soft, p)
+        hard = capture.capture(lambda i: capture.assign(t, w) or {}, p)
+        w0 = p.values()["fc.weight"].astype(np.float64)
+        want = np.zeros((3, 4))
+        for _ in range(2):
+            out = update()
+            np.testing.assert_allclose(out["t"], want, atol=1e-7)
+            want = tau * w0 + (1 - tau) * want
+            np.testing.assert_allclose(p.values()["target.weight"], want,
+                                       rtol=1e-6, atol=1e-7)
+        hard()
+        np.testing.assert_array_equal(p.values()["target.weight"],
+                                      p.values()["fc.weight"])
+        self.assertEqual(set(p.values()), {"fc.weight", "fc.bias",
+                                           "target.weight"})
+
+        def twice(i):
+            capture.assign(t, w)
+            capture.assign(t, w)  # assigned twice
+            return {}
+        with self.assertRaisesRegex(
+                capture.Error, r"test_tracer.py:%d:.*assign: weight "
+                "'target.weight' is assigned twice" % line("assigned twice")):
+            capture.capture(twice, p)()
+
+        def read_after(i):
+            capture.assign(t, w)
+            return {"y": t * 2.0}  # read after
+        with self.assertRaisesRegex(
+                capture.Error, r"test_tracer.py:%d:.*weight 'target.weight' "
+                "is read after it was assigned" % line("read after")):
+            capture.capture(read_after, p)()
+        with self.assertRaisesRegex(
+                capture.Error, r"assign: weight 'fc.bias' is f32 \[3\], "
+                r"but the value is f32 \[3, 4\]"):
+            capture.capture(lambda i: capture.assign(b, w) or {}, p)()
+        other, ow, _ = self.linear_params()
+        with self.assertRaisesRegex(capture.Error, "belongs to another "
+                                    "Params"):
+            capture.capture(lambda i: capture.assign(ow, w) or {}, p)()
+        with self.assertRaisesRegex(capture.Error,
+                                    "only an ag.forward assigns weights"):
+            capture.capture_step(lambda i: capture.assign(t, w) or {
+                "loss": capture.mse(capture.linear(i["x"], w, b), i["y"])},
+                p)(x=np.ones((2, 4), np.float32),
+                   y=np.ones((2, 3), np.float32))
+        # Nothing of the refused recordings was written.
+        np.testing.assert_array_equal(p.values()["target.weight"],
+                                      p.values()["fc.weight"])
 
     def test_census_entry_graph_and_profile(self):
         p, w, b = self.linear_params()

@@ -472,4 +472,51 @@ TEST_F(InterpreterTest, F32RoundsInputs) {
   expectTensor(output(source, x, Precision::F64), {}, {0.1});
 }
 
+// An assign writes the weight for the entries after it (the state carries
+// it); the entry's own reads came before it and see the old value. An unset
+// weight is refused, as the runtime refuses it.
+TEST_F(InterpreterTest, AssignWeightWritesTheStateForLaterEntries) {
+  module = parse(R"mlir(
+    ag.weight @p : tensor<2xf32> = dense<[4.0, 8.0]>
+    ag.weight @t : tensor<2xf32> = dense<0.0>
+    ag.weight @unset : tensor<2xf32>
+    ag.forward @soft() -> (tensor<2xf32> {ag.name = "old"}) {
+      %p = ag.read_weight @p : tensor<2xf32>
+      %t = ag.read_weight @t : tensor<2xf32>
+      %h = ag.constant dense<0.5> : tensor<f32>
+      %d = ag.sub %p, %t : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+      %s = ag.mul %d, %h : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+      %n = ag.add %t, %s : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+      ag.assign_weight @t, %n : tensor<2xf32>
+      ag.return %t : tensor<2xf32>
+    }
+    ag.forward @fill(%x: tensor<2xf32> {ag.name = "x"}) -> () {
+      ag.assign_weight @unset, %x : tensor<2xf32>
+      ag.return
+    })mlir");
+  ASSERT_TRUE(module);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    errors += diag.str() + "\n";
+    return success();
+  });
+  TrainingState state;
+  FailureOr<EvalResult> first = evaluate(*module, "soft", {}, state);
+  ASSERT_TRUE(succeeded(first)) << errors;
+  expectTensor(first->outputs.at("old"), {2}, {0, 0});
+  expectTensor(state.weights.at("t"), {2}, {2, 4});
+  FailureOr<EvalResult> second = evaluate(*module, "soft", {}, state);
+  ASSERT_TRUE(succeeded(second)) << errors;
+  expectTensor(second->outputs.at("old"), {2}, {2, 4});
+  expectTensor(state.weights.at("t"), {2}, {3, 6});
+
+  TrainingState before = state;
+  EXPECT_TRUE(failed(
+      evaluate(*module, "fill", {{"x", Tensor::of({2}, {1, 2})}}, state)));
+  EXPECT_NE(errors.find("reads weight @unset, which has no initial value"),
+            std::string::npos)
+      << errors;
+  EXPECT_FALSE(state.weights.count("unset"));
+  EXPECT_EQ(state.weights.size(), before.weights.size());
+}
+
 } // namespace

@@ -318,6 +318,13 @@ Tensor erf(At x);
 /// the loss reaches only through it gets no gradient (`ag.stop_gradient`).
 Tensor stopGradient(At x);
 
+/// Writes `value` into the weight `target` (`ag.assign_weight`): the
+/// entry's own reads of `target` see its old value, every later entry the
+/// new one (a target network's soft update, tau * p + (1 - tau) * t, or its
+/// hard copy). Only a forward entry assigns, each weight once, after every
+/// read of it; anything else records an error at this line.
+void assign(const Weight &target, At value);
+
 /// The comparisons of compare().
 enum class Compare { Eq, Ne, Lt, Le, Gt, Ge };
 

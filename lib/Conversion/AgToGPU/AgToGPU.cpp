@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace capture {
@@ -350,6 +351,27 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
     auto type = cast<RankedTensorType>(value.getType());
     launch(kernels.getOrCreateCopy(type), type.getNumElements(),
            {viewOf(from, type), viewOf(to, type)}, value.getLoc());
+  }
+  // Assigned weights are written last (ag-insert-barriers orders the copies
+  // after every kernel that reads them): those copied from another weight
+  // first, while every weight holds its old value (ag-plan-buffers refused
+  // what no order computes), then the computed ones.
+  SmallVector<AssignWeightOp> assigns(body.getOps<AssignWeightOp>());
+  std::stable_partition(assigns.begin(), assigns.end(),
+                        [](AssignWeightOp assign) {
+                          return isa_and_nonnull<ReadWeightOp>(
+                              aliasRoot(assign.getValue()).getDefiningOp());
+                        });
+  for (AssignWeightOp assign : assigns) {
+    auto weight = SymbolTable::lookupNearestSymbolFrom<WeightOp>(
+        assign, assign.getWeightAttr());
+    auto to = weight->getAttrOfType<PlaceAttr>(kPlaceAttr);
+    if (!to)
+      return missingPlan(weight, kPlaceAttr);
+    auto type = cast<RankedTensorType>(assign.getValue().getType());
+    launch(kernels.getOrCreateCopy(type), type.getNumElements(),
+           {viewOf(placeOf(assign.getValue()), type), viewOf(to, type)},
+           assign.getLoc());
   }
   // AdamW writes the weights every kernel above may read (the output
   // copies included: outputs are values from before the update), so it

@@ -125,7 +125,8 @@ ParamPackOp capture::paramPackOf(ApplyAdamWOp update) {
 }
 
 bool capture::needsPlace(Operation *op) {
-  return !isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp, ApplyAdamWOp>(op) &&
+  return !isa<ReturnOp, PackOutputsOp, ProbeOp, ReshapeOp, ApplyAdamWOp,
+              AssignWeightOp>(op) &&
          !isUpdatePrologue(op);
 }
 
@@ -147,6 +148,40 @@ PlaceAttr capture::gradSlot(PackGradsOp grads, unsigned i) {
                         base.getOffset() +
                             pack.getOffsets()[i] *
                                 static_cast<int64_t>(sizeof(float)));
+}
+
+/// The weight `value` is read from, when it is one (uncomputed), else null.
+static ReadWeightOp weightSource(Value value) {
+  return aliasRoot(value).getDefiningOp<ReadWeightOp>();
+}
+
+/// The end of a compiled entry copies assigned values into their weights,
+/// those read from a weight first (while every weight holds its old value),
+/// then the computed ones. Fails on what no order of copies computes: one
+/// weight copied into another that is itself assigned a weight (a swap, or
+/// a chain of hard copies).
+static LogicalResult checkAssignCopies(Block &body) {
+  llvm::StringMap<AssignWeightOp> copied; // weight -> its assign from a weight
+  for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
+    if (weightSource(assign.getValue()))
+      copied[assign.getWeight()] = assign;
+  for (AssignWeightOp assign : body.getOps<AssignWeightOp>()) {
+    ReadWeightOp source = weightSource(assign.getValue());
+    if (!source)
+      continue;
+    if (AssignWeightOp other = copied.lookup(source.getWeight())) {
+      InFlightDiagnostic diag =
+          assign.emitOpError()
+          << "copies @" << source.getWeight() << " into @" << assign.getWeight()
+          << ", but @" << source.getWeight()
+          << " is itself assigned a weight's value in this entry: a compiled "
+             "entry copies weights into weights at its end, in no order that "
+             "keeps both old values; assign one of them in another entry";
+      diag.attachNote(other.getLoc()) << "the other copy";
+      return diag;
+    }
+  }
+  return success();
 }
 
 /// Plans one packed entry (an ag.forward or ag.train_step).
@@ -184,6 +219,11 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
     if (isUpdatePrologue(&op))
       for (Value input : op.getOperands())
         lastUse[aliasRoot(input)] = INT64_MAX;
+  // So are assigned values: they are copied into their weights at the end.
+  for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
+    lastUse[aliasRoot(assign.getValue())] = INT64_MAX;
+  if (failed(checkAssignCopies(body)))
+    return failure();
 
   // Outputs computed in this entry are written in place in the output
   // buffer, and gradients in place in their param pack's flat array.

@@ -355,17 +355,68 @@ std::optional<int64_t> MeanOp::getNormalizedAxis() {
 // ReadWeightOp, ProbeOp, StopGradientOp
 //===----------------------------------------------------------------------===//
 
+/// The ag.weight `op` refers to by `ref`, or an error naming it.
+static FailureOr<WeightOp> lookupWeight(Operation *op, FlatSymbolRefAttr ref,
+                                        SymbolTableCollection &symbolTable) {
+  auto weight = symbolTable.lookupNearestSymbolFrom<WeightOp>(op, ref);
+  if (!weight)
+    return op->emitOpError() << "refers to @" << ref.getValue()
+                             << ", which is not an ag.weight of this module";
+  return weight;
+}
+
 LogicalResult
 ReadWeightOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto weight =
-      symbolTable.lookupNearestSymbolFrom<WeightOp>(*this, getWeightAttr());
-  if (!weight)
-    return emitOpError() << "refers to @" << getWeight()
-                         << ", which is not an ag.weight of this module";
-  if (weight.getType() != getResult().getType())
+  FailureOr<WeightOp> weight =
+      lookupWeight(*this, getWeightAttr(), symbolTable);
+  if (failed(weight))
+    return failure();
+  if (weight->getType() != getResult().getType())
     return emitOpError() << "reads @" << getWeight() << " as "
                          << getResult().getType() << ", but it is declared "
-                         << weight.getType();
+                         << weight->getType();
+  return success();
+}
+
+LogicalResult AssignWeightOp::verify() {
+  if (failed(verifyStatic(*this)))
+    return failure();
+  Operation *entry = (*this)->getParentOp();
+  if (!isa<ForwardOp>(entry))
+    return emitOpError() << "assigns @" << getWeight() << " in "
+                         << entry->getName()
+                         << ": only an ag.forward assigns weights (a training "
+                            "step changes its weights through its update)";
+  // A compiled entry writes every assigned weight at its end: a read after
+  // the assign, or a second assign, would see another value there than in
+  // program order.
+  for (Operation *op = (*this)->getNextNode(); op; op = op->getNextNode()) {
+    auto other = dyn_cast<AssignWeightOp>(op);
+    auto read = dyn_cast<ReadWeightOp>(op);
+    if ((other && other.getWeight() == getWeight()) ||
+        (read && read.getWeight() == getWeight())) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << (other ? "assigns" : "reads") << " @" << getWeight()
+          << " after an ag.assign_weight of it: an entry assigns a weight "
+             "once, after every read of it";
+      diag.attachNote(getLoc()) << "the assign";
+      return diag;
+    }
+  }
+  return success();
+}
+
+LogicalResult
+AssignWeightOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FailureOr<WeightOp> weight =
+      lookupWeight(*this, getWeightAttr(), symbolTable);
+  if (failed(weight))
+    return failure();
+  if (weight->getType() != getValue().getType())
+    return emitOpError() << "assigns " << getValue().getType() << " to @"
+                         << getWeight() << ", which is declared "
+                         << weight->getType();
   return success();
 }
 

@@ -347,6 +347,28 @@ def Ag_ReadWeightOp : Ag_Op<"read_weight", [
   let assemblyFormat = "$weight attr-dict `:` type($result)";
 }
 
+def Ag_AssignWeightOp : Ag_Op<"assign_weight", [
+    MemoryEffects<[MemWrite<Ag_WeightsResource>]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Writes a new value into a module weight";
+  let description = [{
+    Replaces the weight's value with `value`, which every later entry reads
+    (a target network's soft update `t = tau * p + (1 - tau) * t`, or its
+    hard copy). Only a forward entry assigns, each weight at most once; the
+    entry's reads of the weight must come before the assign, since a
+    compiled entry writes every assigned weight at its end, after all its
+    other work (the interpreter writes it here, which agrees exactly then).
+    ```mlir
+    %t = ag.read_weight @target.w : tensor<4x8xf32>
+    ...
+    ag.assign_weight @target.w, %new : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$weight, Ag_Tensor:$value);
+  let assemblyFormat = "$weight `,` $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 def Ag_ProbeOp : Ag_Op<"probe", [SameOperandsAndResultType,
                                  Ag_Differentiable]> {
   let summary = "Marks an intermediate a caller may read back by name";
