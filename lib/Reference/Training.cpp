@@ -134,20 +134,37 @@ reference::fillHyperInputs(Entry entry, const TrainingState &state,
                            << kAdamWHyperKind
                            << "\": run ag-split-update (after ag-autodiff, "
                               "ag-pack-params and ag-insert-clip-scale) first";
-  if (failed(checkHyperInputType(entry, *adamwInput, {ag::kAdamWHyperValues})))
+  // Group 0's values are `hyper`; the other param groups' are compiled in.
+  auto step = cast<ag::TrainStepOp>(op);
+  SmallVector<ag::ParamGroupAttr> groups = step.getGroups();
+  int64_t values =
+      ag::kAdamWHyperValues * static_cast<int64_t>(groups.size() + 1);
+  if (failed(checkHyperInputType(entry, *adamwInput, {values})))
     return failure();
 
   // The runtime keeps the hyperparameters as floats; in F64 precision they
   // stay exact.
   auto stored = [&](double value) { return detail::roundTo(precision, value); };
-  double beta1 = stored(hyper.beta1), beta2 = stored(hyper.beta2);
   // As torch.optim.AdamW: the bias corrections in double, for step t + 1.
   double t = static_cast<double>(state.step) + 1.0;
+  std::vector<double> data;
+  auto add = [&](double lr, double beta1, double beta2, double eps,
+                 double weightDecay) {
+    beta1 = stored(beta1), beta2 = stored(beta2);
+    data.insert(data.end(),
+                {stored(lr), beta1, beta2, stored(eps), stored(weightDecay),
+                 stored(1.0 - std::pow(beta1, t)),
+                 stored(1.0 - std::pow(beta2, t))});
+  };
+  add(hyper.lr, hyper.beta1, hyper.beta2, hyper.eps, hyper.weightDecay);
+  for (ag::ParamGroupAttr group : groups) {
+    ag::AdamWAttr a = group.getAdamw();
+    add(a.getLr().convertToDouble(), a.getBeta1().convertToDouble(),
+        a.getBeta2().convertToDouble(), a.getEps().convertToDouble(),
+        a.getWeightDecay().convertToDouble());
+  }
   inputs[entry.getInputName(*adamwInput).str()] =
-      Tensor::of({ag::kAdamWHyperValues},
-                 {stored(hyper.lr), beta1, beta2, stored(hyper.eps),
-                  stored(hyper.weightDecay), stored(1.0 - std::pow(beta1, t)),
-                  stored(1.0 - std::pow(beta2, t))});
+      Tensor::of({values}, std::move(data));
   if (std::optional<unsigned> limitInput =
           findHyperInput(entry, kMaxGradNormHyperKind)) {
     if (failed(checkHyperInputType(entry, *limitInput, {})))

@@ -99,20 +99,31 @@ kernels::applyAdamW(ag::ApplyAdamWOp op, ag::ParamPackOp pack,
     return failure();
 
   auto r = [precision](double x) { return roundTo(precision, x); };
-  ArrayRef<double> h = hyper.data;
-  double lr = h[0], beta1 = h[1], beta2 = h[2], eps = h[3], wd = h[4];
-  double bc1 = h[5], bc2 = h[6];
   // Every operation rounded on its own, in the kernel's order, so that F32
-  // precision reproduces the device's float arithmetic.
+  // precision reproduces the device's float arithmetic. Each param group
+  // has its seven values; an element (padding too) is in the group of the
+  // weight it belongs to or follows.
+  struct Group {
+    double lr, beta1, beta2, eps, wd, decay, keep1, keep2, sqrtBc2, stepSize;
+  };
+  SmallVector<Group> groups;
+  for (size_t at = 0; at + ag::kAdamWHyperValues <= hyper.data.size();
+       at += ag::kAdamWHyperValues) {
+    ArrayRef<double> h = ArrayRef<double>(hyper.data).slice(at);
+    double lr = h[0], beta1 = h[1], beta2 = h[2], wd = h[4];
+    groups.push_back({lr, beta1, beta2, h[3], wd, r(1.0 - r(lr * wd)),
+                      r(1.0 - beta1), r(1.0 - beta2), r(std::sqrt(h[6])),
+                      r(lr / h[5])});
+  }
   bool decoupled = op.isDecoupled();
-  double decay = r(1.0 - r(lr * wd));
-  double keep1 = r(1.0 - beta1), keep2 = r(1.0 - beta2);
-  double sqrtBc2 = r(std::sqrt(bc2));
-  double stepSize = r(lr / bc1);
 
   // The pack's weights as one flat array, zero in the padding as on the
   // device: Adam's L2 term reads them.
   ArrayRef<int64_t> offsets = pack.getOffsets();
+  std::vector<const Group *> groupAt(size, &groups[pack.getGroupOf(0)]);
+  for (size_t w = 1; w < offsets.size(); ++w)
+    std::fill(groupAt.begin() + offsets[w], groupAt.end(),
+              &groups[pack.getGroupOf(w)]);
   auto weights = llvm::map_to_vector(
       pack.getWeights().getAsRange<FlatSymbolRefAttr>(),
       [&](FlatSymbolRefAttr ref) {
@@ -126,20 +137,22 @@ kernels::applyAdamW(ag::ApplyAdamWOp op, ag::ParamPackOp pack,
   // zero and so is its L2 term, so it stays zero as on the device).
   AdamWMoments &moments = state.moments[update.pack];
   for (int64_t i = 0; i < size; ++i) {
+    const Group &h = *groupAt[i];
     double g = grads.data[i];
     if (!decoupled)
-      g = r(g + r(wd * flat[i]));
+      g = r(g + r(h.wd * flat[i]));
     double &m = moments.m.data[i], &v = moments.v.data[i];
-    m = r(r(beta1 * m) + r(keep1 * g));
-    v = r(r(beta2 * v) + r(keep2 * r(g * g)));
+    m = r(r(h.beta1 * m) + r(h.keep1 * g));
+    v = r(r(h.beta2 * v) + r(h.keep2 * r(g * g)));
   }
   for (auto [w, param] : llvm::enumerate(weights)) {
+    const Group &h = groups[pack.getGroupOf(w)];
     for (size_t j = 0, e = param->data.size(); j < e; ++j) {
       int64_t i = offsets[w] + static_cast<int64_t>(j);
       double m = moments.m.data[i], v = moments.v.data[i];
-      double denom = r(r(r(std::sqrt(v)) / sqrtBc2) + eps);
-      double p = decoupled ? r(param->data[j] * decay) : param->data[j];
-      param->data[j] = r(p - r(stepSize * r(m / denom)));
+      double denom = r(r(r(std::sqrt(v)) / h.sqrtBc2) + h.eps);
+      double p = decoupled ? r(param->data[j] * h.decay) : param->data[j];
+      param->data[j] = r(p - r(h.stepSize * r(m / denom)));
     }
   }
   update.applied = true;

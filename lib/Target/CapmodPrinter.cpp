@@ -81,6 +81,10 @@ void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
       // Like #ag.adamw, the mode only when it is not the default.
       if (!a.decoupled)
         os << " decoupled=false";
+      for (auto [g, group] : llvm::enumerate(train->groups))
+        os << ", group " << g + 1 << " lr=" << group.lr
+           << " beta1=" << group.beta1 << " beta2=" << group.beta2
+           << " eps=" << group.eps << " weight_decay=" << group.weightDecay;
       if (train->maxGradNorm)
         os << ", max_grad_norm=" << *train->maxGradNorm << " (input "
            << train->maxGradNormInput << ")";

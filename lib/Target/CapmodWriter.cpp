@@ -433,10 +433,21 @@ LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
     copy.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
     return copy.convertToFloat();
   };
+  auto desc = [&](AdamWAttr a) -> rt::AdamWDesc {
+    return {f32(a.getLr()),  f32(a.getBeta1()),       f32(a.getBeta2()),
+            f32(a.getEps()), f32(a.getWeightDecay()), a.getDecoupled()};
+  };
   rt::TrainDesc train;
-  train.adamw = {f32(adamw.getLr()),          f32(adamw.getBeta1()),
-                 f32(adamw.getBeta2()),       f32(adamw.getEps()),
-                 f32(adamw.getWeightDecay()), adamw.getDecoupled()};
+  train.adamw = desc(adamw);
+  if (auto groups = info.getAs<ArrayAttr>("groups"))
+    for (Attribute group : groups) {
+      auto a = dyn_cast<AdamWAttr>(group);
+      if (!a)
+        return func.emitOpError() << "has a param group that is not an "
+                                     "#ag.adamw in '"
+                                  << kTrainAttr << "': " << group;
+      train.groups.push_back(desc(a));
+    }
   if (auto limit = info.getAs<FloatAttr>("max_grad_norm"))
     train.maxGradNorm = f32(limit.getValue());
   train.hyperInput = info.getAs<StringAttr>("hyper_input").str();

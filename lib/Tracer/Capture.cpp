@@ -79,6 +79,8 @@ struct CapturedState {
   StepOptions step;
   /// The learning rate and clip limit of the next steps (train).
   double lr = 0;
+  /// The learning rates of param groups 1.. of the next steps (train).
+  std::vector<double> groupLrs;
   /// The clip limit of the next steps, when the step clips.
   std::optional<double> maxGradNorm;
   /// The signature a training step was fixed to by its first successful
@@ -190,6 +192,10 @@ rt::Status CapturedState::setUpStep(rt::Module &module) {
   if (lr != adamw.lr)
     CAPTURE_RT_RETURN_IF_ERROR(
         module.setLearningRate("train", static_cast<float>(lr)));
+  for (size_t g = 0; g < groupLrs.size(); ++g)
+    if (groupLrs[g] != step.paramGroups[g].adamw.lr)
+      CAPTURE_RT_RETURN_IF_ERROR(module.setLearningRate(
+          "train", g + 1, static_cast<float>(groupLrs[g])));
   if (maxGradNorm && maxGradNorm != step.maxGradNorm)
     CAPTURE_RT_RETURN_IF_ERROR(
         module.setMaxGradNorm("train", static_cast<float>(*maxGradNorm)));
@@ -406,6 +412,8 @@ CapturedStep capture::captureStep(Tracer::Fn fn, Params &params, AdamW adamw,
   s->adamw = adamw;
   s->step = options;
   s->lr = adamw.lr;
+  for (const ParamGroup &group : options.paramGroups)
+    s->groupLrs.push_back(group.adamw.lr);
   s->maxGradNorm = options.maxGradNorm;
   // One recording: the shapes are fixed.
   s->options.maxRecordings = 1;
@@ -476,13 +484,22 @@ static rt::Module *loadedStep(CapturedState &s) {
 }
 
 rt::Status CapturedStep::setLearningRate(double lr) {
+  return setLearningRate(0, lr);
+}
+
+rt::Status CapturedStep::setLearningRate(size_t group, double lr) {
   if (!std::isfinite(lr) || lr < 0)
     return rt::Status::error("captureStep: setLearningRate expects a finite "
                              "learning rate >= 0, got " +
                              std::to_string(lr));
-  state_->lr = lr;
+  if (group > state_->groupLrs.size())
+    return rt::Status::error("captureStep: setLearningRate of param group " +
+                             std::to_string(group) + ", but the step has " +
+                             std::to_string(state_->groupLrs.size() + 1) +
+                             " (StepOptions::paramGroups and group 0)");
+  (group ? state_->groupLrs[group - 1] : state_->lr) = lr;
   if (rt::Module *m = loadedStep(*state_))
-    return m->setLearningRate("train", static_cast<float>(lr));
+    return m->setLearningRate("train", group, static_cast<float>(lr));
   return rt::Status::ok();
 }
 

@@ -562,20 +562,45 @@ rt::Status Tracer::trainStep(const std::string &name,
   MLIRContext *ctx = &state_->context;
   Location at = state_->locationOf(loc);
   DiagnosticCollector errors(ctx);
-  auto optimizer = AdamWAttr::getChecked(
-      [&] { return emitError(at); }, ctx, APFloat(adamw.lr),
-      APFloat(adamw.beta1), APFloat(adamw.beta2), APFloat(adamw.eps),
-      APFloat(adamw.weightDecay), adamw.decoupledWeightDecay);
-  if (!optimizer)
+  auto adamwAttr = [&](const AdamW &a) {
+    return AdamWAttr::getChecked(
+        [&] { return emitError(at); }, ctx, APFloat(a.lr), APFloat(a.beta1),
+        APFloat(a.beta2), APFloat(a.eps), APFloat(a.weightDecay),
+        a.decoupledWeightDecay);
+  };
+  auto invalid = [&](const std::string &what) {
     return rt::Status::error("tracer: training step '" + name +
                              "': " + locationText(at) + ": " +
-                             firstMessage(errors, "invalid AdamW settings"));
+                             firstMessage(errors, what));
+  };
+  AdamWAttr optimizer = adamwAttr(adamw);
+  if (!optimizer)
+    return invalid("invalid AdamW settings");
+  ArrayAttr groups;
+  if (!options.paramGroups.empty()) {
+    SmallVector<Attribute> all;
+    for (auto [g, group] : llvm::enumerate(options.paramGroups)) {
+      SmallVector<Attribute> weights;
+      for (const std::string &w : group.weights)
+        weights.push_back(FlatSymbolRefAttr::get(ctx, w));
+      AdamWAttr a = adamwAttr(group.adamw);
+      auto attr =
+          a ? ParamGroupAttr::getChecked([&] { return emitError(at); }, ctx,
+                                         ArrayAttr::get(ctx, weights), a)
+            : ParamGroupAttr();
+      if (!attr)
+        return invalid("invalid param group " + std::to_string(g + 1));
+      all.push_back(attr);
+    }
+    groups = ArrayAttr::get(ctx, all);
+  }
   FloatAttr clip;
   if (options.maxGradNorm)
     clip = FloatAttr::get(Float32Type::get(ctx), *options.maxGradNorm);
   EntryKind kind{[&](OpBuilder &b, Location at, FunctionType type) {
                    return TrainStepOp::create(b, at, name, type, ArrayAttr(),
-                                              ArrayAttr(), optimizer, clip)
+                                              ArrayAttr(), optimizer, clip,
+                                              groups)
                        .getOperation();
                  },
                  "training step"};

@@ -50,14 +50,27 @@ static LogicalResult packParams(TrainStepOp step, int64_t alignElems,
              << "\", which ag-pack-params needs for the packed gradients; "
                 "rename it";
 
-  // The layout: weights in gradient order, each at an aligned offset.
+  // Each weight's param group (0: listed in none).
+  llvm::DenseMap<Attribute, int64_t> groupOf;
+  for (auto [g, group] : llvm::enumerate(step.getGroups()))
+    for (Attribute w : group.getWeights())
+      groupOf[w] = static_cast<int64_t>(g) + 1;
+
+  // The layout: weights in gradient order, each at an aligned offset; a
+  // weight that starts another group than the one before starts a vec4 of
+  // the update kernel.
   SmallVector<Attribute> weights;
-  SmallVector<int64_t> offsets;
+  SmallVector<int64_t> offsets, groups;
   SmallVector<Value> grads;
   int64_t size = 0;
   auto ret = cast<ReturnOp>(step.getBody().front().getTerminator());
   for (unsigned i : gradResults) {
     auto weight = cast<FlatSymbolRefAttr>(step.getResultAttr(i, kGradOfAttr));
+    int64_t group = groupOf.lookup(weight);
+    int64_t align = !groups.empty() && groups.back() != group
+                        ? std::max<int64_t>(alignElems, 4)
+                        : alignElems;
+    groups.push_back(group);
     auto [it, inserted] =
         trainedBy.try_emplace(weight.getValue(), step.getSymName());
     if (!inserted)
@@ -66,12 +79,20 @@ static LogicalResult packParams(TrainStepOp step, int64_t alignElems,
              << " trains too: a weight can belong to one training step's "
                 "optimizer state only";
     Value grad = ret.getOperand(i);
-    offsets.push_back(llvm::alignTo(size, alignElems));
+    offsets.push_back(llvm::alignTo(size, align));
     size = offsets.back() +
            cast<RankedTensorType>(grad.getType()).getNumElements();
     weights.push_back(weight);
     grads.push_back(grad);
   }
+
+  for (auto [g, group] : llvm::enumerate(step.getGroups()))
+    for (Attribute w : group.getWeights())
+      if (!llvm::is_contained(weights, w))
+        return step.emitOpError()
+               << "param group " << g + 1 << " lists " << w
+               << ", which the step does not train (its loss does not reach "
+                  "it, or it is not trainable)";
 
   // The pack, named after the step, before it.
   OpBuilder b(step);
@@ -79,8 +100,10 @@ static LogicalResult packParams(TrainStepOp step, int64_t alignElems,
   auto module = step->getParentOfType<ModuleOp>();
   for (unsigned n = 1; module.lookupSymbol(name); ++n)
     name = (step.getSymName() + ".params." + Twine(n)).str();
-  auto pack = ParamPackOp::create(b, step.getLoc(), name,
-                                  b.getArrayAttr(weights), offsets, size);
+  auto pack = ParamPackOp::create(
+      b, step.getLoc(), name, b.getArrayAttr(weights), offsets, size,
+      step.getParamGroups() ? b.getDenseI64ArrayAttr(groups)
+                            : DenseI64ArrayAttr());
 
   // One flat gradient output replaces the per-weight ones.
   b.setInsertionPoint(ret);

@@ -60,8 +60,18 @@ static LogicalResult splitUpdate(TrainStepOp step) {
   auto ret = cast<ReturnOp>(body.getTerminator());
   auto pack = cast<FlatSymbolRefAttr>(
       step.getResultAttr(*gradsResult, kPackedGradsAttr));
-  auto hyperType =
-      RankedTensorType::get({kAdamWHyperValues}, Float32Type::get(ctx));
+  auto paramPack =
+      SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(step, pack);
+  if (!paramPack)
+    return step.emitOpError() << "packs its gradients as " << pack
+                              << ", which is not an ag.param_pack";
+  if (paramPack.getNumGroups() !=
+      static_cast<int64_t>(step.getGroupAdamWs().size()))
+    return step.emitOpError()
+           << "has " << step.getGroupAdamWs().size() << " param groups, but "
+           << pack << " holds weights of " << paramPack.getNumGroups();
+  auto hyperType = RankedTensorType::get(
+      {kAdamWHyperValues * paramPack.getNumGroups()}, Float32Type::get(ctx));
   BlockArgument hyper = body.addArgument(hyperType, step.getLoc());
   OpBuilder b(ret);
   ApplyAdamWOp::create(b, step.getLoc(), pack, ret.getOperand(*gradsResult),

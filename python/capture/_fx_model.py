@@ -20,36 +20,63 @@ def _class_location(model):
 
 
 def _optimizer_settings(optimizer, params, lr, betas, eps, weight_decay):
-    """(lr, betas, eps, weight_decay, decoupled) of the step's optimizer,
-    from `optimizer`: torch.optim.AdamW (decoupled weight decay) or
-    torch.optim.Adam (its weight decay an L2 term added to the clipped
-    gradient: decoupled=False, `#ag.adamw<..., decoupled = false>`)."""
+    """(lr, betas, eps, weight_decay, decoupled, groups) of the step's
+    optimizer, from `optimizer`: torch.optim.AdamW (decoupled weight decay)
+    or torch.optim.Adam (its weight decay an L2 term added to the clipped
+    gradient: decoupled=False, `#ag.adamw<..., decoupled = false>`). The
+    values are its first param group's; `groups` are the others, as
+    (ids of their parameters, lr, betas, eps, weight_decay)."""
     if optimizer is None:
-        return lr, tuple(betas), eps, weight_decay, True
+        return lr, tuple(betas), eps, weight_decay, True, []
     kind = type(optimizer)
     if kind not in (torch.optim.AdamW, torch.optim.Adam):
         raise Unsupported("optimizer: %s is not supported; torch.optim.Adam "
                           "and AdamW are" % kind.__name__)
-    if len(optimizer.param_groups) != 1:
-        raise Unsupported("optimizer: %d parameter groups; Capture's step "
-                          "has one optimizer over every trainable parameter"
-                          % len(optimizer.param_groups))
-    g = optimizer.param_groups[0]
-    for key, default in (("amsgrad", False), ("maximize", False),
-                         ("capturable", False), ("differentiable", False)):
-        if g.get(key, default) != default:
-            raise Unsupported("optimizer: %s with %s=%r"
-                              % (kind.__name__, key, g[key]))
-    ids = {id(p) for p in g["params"]}
+    for i, g in enumerate(optimizer.param_groups):
+        for key, default in (("amsgrad", False), ("maximize", False),
+                             ("capturable", False), ("differentiable", False)):
+            if g.get(key, default) != default:
+                raise Unsupported("optimizer: %s with %s=%r%s"
+                                  % (kind.__name__, key, g[key],
+                                     " (param group %d)" % i if i else ""))
+    ids = [{id(p) for p in g["params"]} for g in optimizer.param_groups]
     trainable = {id(p) for _, p in params if p.requires_grad}
-    if ids != trainable:
+    if set().union(*ids) != trainable:
         raise capture.Error("optimizer: its parameters are not the model's "
                             "trainable parameters (Capture trains every "
                             "parameter with requires_grad)")
     # Adam without weight decay is AdamW's update: the AdamW kernel.
-    decoupled = kind is torch.optim.AdamW or g["weight_decay"] == 0
-    return float(g["lr"]), tuple(g["betas"]), float(g["eps"]), \
-        float(g["weight_decay"]), decoupled
+    decoupled = kind is torch.optim.AdamW or \
+        all(g["weight_decay"] == 0 for g in optimizer.param_groups)
+
+    def values(g):
+        return float(g["lr"]), tuple(g["betas"]), float(g["eps"]), \
+            float(g["weight_decay"])
+    groups = [(i,) + values(g)
+              for i, g in zip(ids[1:], optimizer.param_groups[1:])]
+    return values(optimizer.param_groups[0]) + (decoupled, groups)
+
+
+def current_lrs(opt, adamw):
+    """The learning rates of `opt`'s param groups now, first group first,
+    after checking that nothing else of them changed since the import made
+    `adamw` (the step's settings, its param_groups the groups after the
+    first): only lr follows the optimizer."""
+    imported = [adamw] + (adamw["param_groups"] or [])
+    if len(opt.param_groups) != len(imported):
+        raise capture.Error(
+            "optimizer: it now has %d parameter groups, %d when imported; "
+            "import again" % (len(opt.param_groups), len(imported)))
+    for i, (g, then) in enumerate(zip(opt.param_groups, imported)):
+        for key, now in (("betas", tuple(g["betas"])), ("eps", g["eps"]),
+                         ("weight_decay", g["weight_decay"])):
+            if now != then[key]:
+                raise capture.Error(
+                    "optimizer: %s%s changed from %r to %r after import; "
+                    "only lr follows the optimizer (import again)"
+                    % (key, " of param group %d" % i if i else "",
+                       then[key], now))
+    return [float(g["lr"]) for g in opt.param_groups]
 
 
 class _Models(torch.nn.Module):

@@ -40,7 +40,7 @@ from capture._fx_index import positions_needed
 from capture._fx_inputs import (_Shaped, _Signature, _as_array, _describe,
                                 _loss_outputs, _shape_key, _suggest)
 from capture._fx_model import (_Models, _as_model, _class_location,
-                               _optimizer_settings)
+                               _optimizer_settings, current_lrs)
 from capture._fx_values import Unsupported
 from capture._fx_free import FreeNumbers
 from capture._fx_space import Space
@@ -185,11 +185,18 @@ class Imported:
         self._free = FreeNumbers(loss_fn)
         arrays = {n: _as_array(n, example_inputs[n]) for n in self.inputs}
         self._examples = arrays
-        lr, betas, eps, wd, decoupled = adamw
+        lr, betas, eps, wd, decoupled, groups = adamw
+        # The optimizer's param groups after the first, by weight name.
+        own = self._own_ids
+        param_groups = [dict(weights=sorted(own[i] for i in ids), lr=g_lr,
+                             betas=g_betas, eps=g_eps, weight_decay=g_wd)
+                        for ids, g_lr, g_betas, g_eps, g_wd in groups]
         self._adamw = dict(lr=lr, betas=betas, eps=eps, weight_decay=wd,
                            decoupled_weight_decay=decoupled,
-                           max_grad_norm=max_grad_norm)
+                           max_grad_norm=max_grad_norm,
+                           param_groups=param_groups or None)
         self._lr = lr
+        self._group_lrs = [g["lr"] for g in param_groups]
         self._first = self._shaped(arrays)
         self._steps[_shape_key(arrays)] = self._first
         self._active = self._first
@@ -212,12 +219,15 @@ class Imported:
                                    arrays, draw=False).items()},
                      outputs, **self._adamw)
         a = self._adamw
+        groups = a["param_groups"] and [
+            dict(g, lr=lr) for g, lr in zip(a["param_groups"],
+                                            self._group_lrs)]
         step = capture.capture_step(
             outputs, self.params, lr=self._lr, betas=a["betas"],
             eps=a["eps"], weight_decay=a["weight_decay"],
             decoupled_weight_decay=a["decoupled_weight_decay"],
             max_grad_norm=a["max_grad_norm"], target=self._target,
-            trains=self._trains)
+            trains=self._trains, param_groups=groups)
         return _Shaped(signature, outputs, step)
 
     def _loss_graph(self, arrays):
@@ -407,6 +417,8 @@ class Imported:
             shaped.step.restore_optimizer(state["m"], state["v"],
                                           int(state["step"]))
             shaped.step.set_learning_rate(self._lr)
+            for i, lr in enumerate(self._group_lrs, 1):
+                shaped.step.set_learning_rate(lr, group=i)
             limit = old.train_state()["max_grad_norm"]
             if limit is not None:  # None: imported without clipping
                 shaped.step.set_max_grad_norm(limit)
@@ -424,24 +436,15 @@ class Imported:
                 sync.before(what)
 
     def _follow_optimizer(self):
-        opt = self._optimizer
-        if opt is None:
+        if self._optimizer is None:
             return
-        if len(opt.param_groups) != 1:
-            raise capture.Error("optimizer: it now has %d parameter groups; "
-                                "import again" % len(opt.param_groups))
-        g = opt.param_groups[0]
-        a = self._adamw
-        for key, now in (("betas", tuple(g["betas"])), ("eps", g["eps"]),
-                         ("weight_decay", g["weight_decay"])):
-            if now != a[key]:
-                raise capture.Error(
-                    "optimizer: %s changed from %r to %r after import; only "
-                    "lr follows the optimizer (import again)"
-                    % (key, a[key], now))
-        lr = float(g["lr"])
-        if lr != self._lr:
-            self.set_learning_rate(lr)
+        lrs = current_lrs(self._optimizer, self._adamw)
+        if lrs[0] != self._lr:
+            self.set_learning_rate(lrs[0])
+        for i, lr in enumerate(lrs[1:], 1):
+            if lr != self._group_lrs[i - 1]:
+                self._group_lrs[i - 1] = lr
+                self._active.step.set_learning_rate(lr, group=i)
 
     def forward(self, inputs=None, **kwargs):
         """The model's forward on the current (trained) weights, traced and

@@ -235,6 +235,51 @@ AdamW adamwOf(double lr, std::pair<double, double> betas, double eps,
   return a;
 }
 
+/// capture_step's param_groups: a list of dicts, each 'weights' and any of
+/// 'lr', 'betas', 'eps', 'weight_decay' (the step's where unset). Raises
+/// TypeError or ValueError naming what is wrong.
+static std::vector<ParamGroup> paramGroupsOf(const py::object &groups,
+                                             double lr,
+                                             std::pair<double, double> betas,
+                                             double eps, double weightDecay,
+                                             bool decoupledWeightDecay) {
+  std::vector<ParamGroup> out;
+  if (!py::isinstance<py::list>(groups) && !py::isinstance<py::tuple>(groups))
+    throw py::type_error("param_groups: expected a list of dicts, got " +
+                         typeName(groups));
+  size_t g = 0;
+  for (py::handle item : groups) {
+    ++g;
+    std::string where = "param_groups[" + std::to_string(g - 1) + "]";
+    if (!py::isinstance<py::dict>(item))
+      throw py::type_error(where + ": expected a dict, got " + typeName(item));
+    auto group = py::reinterpret_borrow<py::dict>(item);
+    for (auto [key, _] : group) {
+      std::string k = py::str(key);
+      if (k != "weights" && k != "lr" && k != "betas" && k != "eps" &&
+          k != "weight_decay")
+        throw py::value_error(where + ": unknown key '" + k +
+                              "', expected weights, lr, betas, eps, "
+                              "weight_decay");
+    }
+    if (!group.contains("weights"))
+      throw py::value_error(where + ": expected its 'weights' (names)");
+    ParamGroup p;
+    p.weights = py::cast<std::vector<std::string>>(group["weights"]);
+    p.adamw = adamwOf(
+        group.contains("lr") ? py::cast<double>(group["lr"]) : lr,
+        group.contains("betas")
+            ? py::cast<std::pair<double, double>>(group["betas"])
+            : betas,
+        group.contains("eps") ? py::cast<double>(group["eps"]) : eps,
+        group.contains("weight_decay") ? py::cast<double>(group["weight_decay"])
+                                       : weightDecay,
+        decoupledWeightDecay);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 CompileOptions compileOptionsOf(const std::string &target, bool fuse) {
   CompileOptions c;
   c.target = target;
@@ -333,10 +378,10 @@ void capture::python::bindTracer(py::module_ &m) {
   addShared(step);
   step.def(
           "set_learning_rate",
-          [](PyCapturedStep &c, double lr) {
-            check(c.callable.setLearningRate(lr));
+          [](PyCapturedStep &c, double lr, size_t group) {
+            check(c.callable.setLearningRate(group, lr));
           },
-          py::arg("lr"))
+          py::arg("lr"), py::arg("group") = 0)
       .def(
           "set_max_grad_norm",
           [](PyCapturedStep &c, double v) {
@@ -391,13 +436,17 @@ void capture::python::bindTracer(py::module_ &m) {
          std::pair<double, double> betas, double eps, double weightDecay,
          std::optional<double> maxGradNorm, const std::string &target,
          bool fuse, bool decoupledWeightDecay,
-         std::optional<std::vector<std::string>> trains) {
+         std::optional<std::vector<std::string>> trains,
+         const py::object &paramGroups) {
         auto pending = std::make_shared<PendingError>();
         CaptureOptions options;
         options.compile = compileOptionsOf(target, fuse);
         StepOptions step;
         step.maxGradNorm = maxGradNorm;
         step.trains = std::move(trains);
+        if (!paramGroups.is_none())
+          step.paramGroups = paramGroupsOf(paramGroups, lr, betas, eps,
+                                           weightDecay, decoupledWeightDecay);
         CapturedStep c = capture::captureStep(
             wrap(std::move(fn), pending, "loss"), params,
             adamwOf(lr, betas, eps, weightDecay, decoupledWeightDecay), step,
@@ -409,13 +458,15 @@ void capture::python::bindTracer(py::module_ &m) {
       py::arg("weight_decay") = 0.01, py::arg("max_grad_norm") = py::none(),
       py::arg("target") = "lavapipe", py::arg("fuse") = true,
       py::arg("decoupled_weight_decay") = true, py::arg("trains") = py::none(),
-      py::keep_alive<0, 2>(),
+      py::arg("param_groups") = py::none(), py::keep_alive<0, 2>(),
       "Captures a training step: fn's first output is the loss; the "
       "compiler adds the backward pass, the clipping and AdamW "
       "(decoupled_weight_decay=False: torch.optim.Adam's L2 weight decay, "
       "fixed for the step's life). trains: the weights this step's "
       "optimizer holds, when several steps share params (default: every "
-      "trainable weight).");
+      "trainable weight). param_groups: [{'weights': [names], 'lr': ..., "
+      "'betas': ..., 'eps': ..., 'weight_decay': ...}] (torch.optim's "
+      "param_groups after the first; unset values are the step's).");
 
   py::class_<Tracer>(m, "Tracer",
                      "Records a module (weights and entries) for capture-aot "
@@ -448,10 +499,14 @@ void capture::python::bindTracer(py::module_ &m) {
           [](Tracer &t, const std::string &name, const py::dict &inputs,
              py::object fn, double lr, std::pair<double, double> betas,
              double eps, double weightDecay, std::optional<double> maxGradNorm,
-             bool decoupledWeightDecay) {
+             bool decoupledWeightDecay, const py::object &paramGroups) {
             auto pending = std::make_shared<PendingError>();
             StepOptions step;
             step.maxGradNorm = maxGradNorm;
+            if (!paramGroups.is_none())
+              step.paramGroups =
+                  paramGroupsOf(paramGroups, lr, betas, eps, weightDecay,
+                                decoupledWeightDecay);
             rt::Status s = t.trainStep(
                 name, inputSpecs(inputs), wrap(std::move(fn), pending, "loss"),
                 adamwOf(lr, betas, eps, weightDecay, decoupledWeightDecay),
@@ -464,7 +519,8 @@ void capture::python::bindTracer(py::module_ &m) {
           py::arg("lr") = 1e-3, py::arg("betas") = std::make_pair(0.9, 0.999),
           py::arg("eps") = 1e-8, py::arg("weight_decay") = 0.01,
           py::arg("max_grad_norm") = py::none(),
-          py::arg("decoupled_weight_decay") = true)
+          py::arg("decoupled_weight_decay") = true,
+          py::arg("param_groups") = py::none())
       .def("to_mlir", [](const Tracer &t) { return take(t.toMlir()); })
       .def(
           "compile",

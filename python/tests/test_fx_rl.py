@@ -222,6 +222,51 @@ class RLTest(unittest.TestCase):
             imported.step(batch)
         self.assertEqual(imported.train_state()["step"], STEPS)
 
+    def test_param_groups_train_with_their_own_hyperparameters(self):
+        """The actor and the critic in param groups of their own (the
+        critic's lr, eps and betas its own, its lr annealed on its own), for
+        Adam, AdamW with weight decay and Adam's L2 decay; PyTorch's numbers
+        over 12 steps. Another change to a group after import is refused."""
+        batch = self.continuous_batch(48, 3)
+
+        def groups(model):
+            return [{"params": list(model.actor_mean.parameters()) +
+                     [model.actor_logstd]},
+                    {"params": model.critic.parameters(), "lr": 1e-3,
+                     "eps": 1e-8, "betas": (0.8, 0.99)}]
+        for kind, wd in ((torch.optim.Adam, 0.0), (torch.optim.AdamW, 0.01),
+                         (torch.optim.Adam, 0.01)):
+            with self.subTest(optimizer=kind.__name__, weight_decay=wd):
+                torch.manual_seed(0)
+                model, twin = ContinuousAgent(), ContinuousAgent()
+                twin.load_state_dict(model.state_dict())
+                opt, t_opt = (kind(groups(m), lr=3e-4, eps=1e-5,
+                                   weight_decay=wd) for m in (model, twin))
+                imported = capture.fx.import_module(
+                    model, ppo_continuous_loss, batch, optimizer=opt,
+                    max_grad_norm=0.5, device=self.device)
+                ours, want = [], []
+                params = list(twin.parameters())
+                for k in range(STEPS):
+                    for o in (opt, t_opt):
+                        o.param_groups[1]["lr"] = 1e-3 * (1.0 - k / STEPS)
+                    ours.append(imported.step(batch))
+                    loss = ppo_continuous_loss(twin, **batch)
+                    t_opt.zero_grad()
+                    loss.backward()
+                    norm = torch.nn.utils.clip_grad_norm_(params, 0.5)
+                    t_opt.step()
+                    want.append((float(loss), float(norm)))
+                check_steps(self, ours, want)
+                check_weights(self, imported.state_dict(), twin, 1e-3,
+                              STEPS)
+                self.assertEqual(imported.why_recorded, "")
+                opt.param_groups[1]["eps"] = 1e-6
+                with self.assertRaisesRegex(
+                        capture.Error, "optimizer: eps of param group 1 "
+                        "changed from 1e-08 to 1e-06 after import"):
+                    imported.step(batch)
+
     def continuous_batch(self, n, seed):
         g = torch.Generator().manual_seed(seed)
         return {"obs": torch.randn(n, 3, generator=g),

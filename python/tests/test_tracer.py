@@ -296,6 +296,46 @@ class TracerTest(unittest.TestCase):
         np.testing.assert_array_equal(p.values()["target.weight"],
                                       p.values()["fc.weight"])
 
+    def test_param_groups(self):
+        """capture_step's param_groups: a group's weights take its own
+        learning rate (0 keeps the bias's bits while the weight trains);
+        a group that does not exist, a key misspelt or a weight the step
+        does not train are errors."""
+        p, w, b = self.linear_params()
+
+        def loss(i):
+            return {"loss": capture.mse(capture.linear(i["x"], w, b),
+                                        i["y"])}
+        x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4)
+        y = np.ones((2, 3), np.float32)
+        step = capture.capture_step(
+            loss, p, lr=0.1, param_groups=[{"weights": ["fc.bias"],
+                                            "lr": 0.5, "eps": 1e-6}])
+        step.set_learning_rate(0.0, group=1)
+        before = p.values()
+        step(x=x, y=y)
+        after = p.values()
+        np.testing.assert_array_equal(after["fc.bias"], before["fc.bias"])
+        self.assertFalse(np.array_equal(after["fc.weight"],
+                                        before["fc.weight"]))
+        with self.assertRaisesRegex(capture.Error, "setLearningRate of param "
+                                    "group 2, but the step has 2"):
+            step.set_learning_rate(0.1, group=2)
+        with self.assertRaisesRegex(ValueError, r"param_groups\[0\]: unknown "
+                                    "key 'learning_rate'"):
+            capture.capture_step(loss, p, param_groups=[
+                {"weights": ["fc.bias"], "learning_rate": 0.1}])
+        with self.assertRaisesRegex(ValueError, "expected its 'weights'"):
+            capture.capture_step(loss, p, param_groups=[{"lr": 0.1}])
+        q, qw, qb = self.linear_params()
+        q.weight("frozen", [3], capture.Init.zeros(), trainable=False)
+        with self.assertRaisesRegex(capture.Error, "param group 1 lists "
+                                    "@frozen, which the step does not train"):
+            capture.capture_step(
+                lambda i: {"loss": capture.mse(capture.linear(i["x"], qw, qb),
+                                               i["y"])},
+                q, param_groups=[{"weights": ["frozen"]}])(x=x, y=y)
+
     def test_census_entry_graph_and_profile(self):
         p, w, b = self.linear_params()
         step = capture.capture_step(

@@ -103,14 +103,20 @@ BufferRangeDesc toRange(const fb::BufferRange *range) {
   return {r.buffer(), r.offset(), r.size()};
 }
 
+AdamWDesc toAdamW(const fb::AdamW &a) {
+  // A file from before `decoupled` reads as the schema's default, AdamW.
+  return {a.lr(),  a.beta1(),        a.beta2(),
+          a.eps(), a.weight_decay(), a.decoupled()};
+}
+
 TrainDesc toTrain(const fb::Train &train) {
   TrainDesc d;
   // The verifier guarantees the required fields; absent strings read as
   // empty, which verifyModuleDesc reports by name.
-  const fb::AdamW *adamw = train.adamw();
-  // A file from before `decoupled` reads as the schema's default, AdamW.
-  d.adamw = {adamw->lr(),  adamw->beta1(),        adamw->beta2(),
-             adamw->eps(), adamw->weight_decay(), adamw->decoupled()};
+  d.adamw = toAdamW(*train.adamw());
+  if (train.groups())
+    for (const fb::AdamW *group : *train.groups())
+      d.groups.push_back(toAdamW(*group));
   if (train.max_grad_norm())
     d.maxGradNorm = *train.max_grad_norm();
   d.hyperInput = toString(train.hyper_input());

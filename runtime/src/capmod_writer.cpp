@@ -37,10 +37,22 @@ fb::BufferRange toRange(const BufferRangeDesc &r) {
   return fb::BufferRange(r.buffer, r.offset, r.size);
 }
 
+flatbuffers::Offset<fb::AdamW> writeAdamW(Builder &b, const AdamWDesc &a) {
+  return fb::CreateAdamW(b, a.lr, a.beta1, a.beta2, a.eps, a.weightDecay,
+                         a.decoupled);
+}
+
 flatbuffers::Offset<fb::Train> writeTrain(Builder &b, const TrainDesc &train) {
-  const AdamWDesc &a = train.adamw;
-  auto adamw = fb::CreateAdamW(b, a.lr, a.beta1, a.beta2, a.eps, a.weightDecay,
-                               a.decoupled);
+  auto adamw = writeAdamW(b, train.adamw);
+  // Absent for one group, as files from before param groups.
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::AdamW>>>
+      groups = 0;
+  if (!train.groups.empty()) {
+    std::vector<flatbuffers::Offset<fb::AdamW>> offsets;
+    for (const AdamWDesc &g : train.groups)
+      offsets.push_back(writeAdamW(b, g));
+    groups = b.CreateVector(offsets);
+  }
   auto hyper = b.CreateString(train.hyperInput);
   // An empty name is written as absent, which reads back as empty.
   auto maxNormInput = train.maxGradNormInput.empty()
@@ -57,7 +69,7 @@ flatbuffers::Offset<fb::Train> writeTrain(Builder &b, const TrainDesc &train) {
     maxNorm = *train.maxGradNorm;
   return fb::CreateTrain(b, adamw, maxNorm, hyper, maxNormInput, gradNorm,
                          &params, &moment1, &moment2,
-                         train.grads ? &grads : nullptr);
+                         train.grads ? &grads : nullptr, groups);
 }
 
 flatbuffers::Offset<fb::Entry> writeEntry(Builder &b, const EntryDesc &entry) {

@@ -35,14 +35,23 @@ public:
   Status run() const {
     if (Status s = checkAdamW(train.adamw); s.isError())
       return fail("train.adamw." + s.message());
+    for (size_t g = 0; g < train.groups.size(); ++g) {
+      std::string field = "train.groups[" + str(g) + "]";
+      if (Status s = checkAdamW(train.groups[g]); s.isError())
+        return fail(field + "." + s.message());
+      if (train.groups[g].decoupled != train.adamw.decoupled)
+        return fail(field + ".decoupled differs from train.adamw.decoupled; "
+                            "expected one weight-decay mode for every param "
+                            "group (the kernel is compiled for one)");
+    }
     if (train.maxGradNorm)
       if (Status s = checkMaxGradNorm(*train.maxGradNorm); s.isError())
         return fail("train." + s.message());
     CAPTURE_RT_RETURN_IF_ERROR(checkNamedSlot(
         "train.hyper_input", train.hyperInput, entry.inputs, "input",
-        {kAdamWHyperValues},
+        {static_cast<int64_t>(kAdamWHyperValues * (1 + train.groups.size()))},
         "the runtime fills with lr, beta1, beta2, eps, weight_decay and the "
-        "two bias corrections"));
+        "two bias corrections of each param group"));
     if (train.maxGradNorm) {
       CAPTURE_RT_RETURN_IF_ERROR(checkNamedSlot(
           "train.max_grad_norm_input", train.maxGradNormInput, entry.inputs,

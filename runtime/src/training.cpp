@@ -24,6 +24,7 @@ TrainRuntime makeTrainRuntime(const EntryDesc &e) {
   const TrainDesc &t = *e.train;
   TrainRuntime r;
   r.state.adamw = t.adamw;
+  r.state.groups = t.groups;
   r.state.maxGradNorm = t.maxGradNorm;
   // The verifier guarantees that every name is found.
   for (size_t i = 0; i < e.inputs.size(); ++i) {
@@ -60,21 +61,24 @@ Status checkNotRuntimeFilled(const EntryDesc &entry, const std::string &name) {
 void writeTrainInputs(const Module::Impl &m, const EntryState &e) {
   const EntryDesc &entry = m.desc.entries[e.index];
   const TrainRuntime &train = *e.train;
-  const AdamWDesc &a = train.state.adamw;
   // As torch.optim.AdamW: the bias corrections in double precision, for the
-  // step about to be taken (t + 1).
+  // step about to be taken (t + 1); seven values per param group.
   double step = static_cast<double>(train.state.step) + 1.0;
-  float values[kAdamWHyperValues] = {
-      a.lr,
-      a.beta1,
-      a.beta2,
-      a.eps,
-      a.weightDecay,
-      static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta1), step)),
-      static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta2), step))};
   uint8_t *staging = e.stagingIn.mapped();
-  std::memcpy(staging + entry.inputs[train.hyperInput].offset, values,
-              sizeof(values));
+  size_t at = entry.inputs[train.hyperInput].offset;
+  for (size_t g = 0; g <= train.state.groups.size(); ++g) {
+    const AdamWDesc &a = g ? train.state.groups[g - 1] : train.state.adamw;
+    float values[kAdamWHyperValues] = {
+        a.lr,
+        a.beta1,
+        a.beta2,
+        a.eps,
+        a.weightDecay,
+        static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta1), step)),
+        static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta2), step))};
+    std::memcpy(staging + at, values, sizeof(values));
+    at += sizeof(values);
+  }
   if (train.maxGradNormInput) {
     float limit = *train.state.maxGradNorm;
     std::memcpy(staging + entry.inputs[*train.maxGradNormInput].offset, &limit,
@@ -128,6 +132,27 @@ Status Module::setLearningRate(std::string_view entry, float lr) {
   CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(
       "setLearningRate: entry '" + std::string(entry) + "'"));
   state.adamw = adamw;
+  return Status::ok();
+}
+
+Status Module::setLearningRate(std::string_view entry, size_t group, float lr) {
+  if (group == 0)
+    return setLearningRate(entry, lr);
+  Result<size_t> index = impl_->trainEntryIndex(entry, "setLearningRate");
+  if (index.isError())
+    return index.status();
+  TrainState &state = impl_->entries[index.value()].train->state;
+  std::string where = "setLearningRate: entry '" + std::string(entry) + "'";
+  if (group > state.groups.size())
+    return Status::error(
+        where + " has " + std::to_string(state.groups.size() + 1) +
+        " param groups, so group " + std::to_string(group) +
+        " does not exist; expected 0.." + std::to_string(state.groups.size()));
+  AdamWDesc adamw = state.groups[group - 1];
+  adamw.lr = lr;
+  CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(
+      where + ", param group " + std::to_string(group)));
+  state.groups[group - 1] = adamw;
   return Status::ok();
 }
 

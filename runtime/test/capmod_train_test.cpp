@@ -180,6 +180,36 @@ TEST(CapmodTrain, HyperInput) {
                         "no input of that name"));
 }
 
+// Param groups after the first round-trip; the hyperparameter input then
+// holds seven values per group, every group is checked as adamw is, and all
+// share its weight-decay mode.
+TEST(CapmodTrain, ParamGroups) {
+  ModuleDesc desc = makeTrainModule(true);
+  AdamWDesc group = trainAdamW();
+  group.lr = 0.5f;
+  trainOf(desc).groups = {group};
+  EXPECT_THAT(readError(desc),
+              HasSubstr("train.hyper_input names input 'adamw' [7] (f32), "
+                        "expected [14] (f32)"));
+  desc.entries[0].inputs[1].shape = {14};
+  desc.entries[0].inputs[1].size = 56;
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> r = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(r.isOk()) << r.message();
+  ASSERT_EQ(trainOf(r.value()).groups.size(), 1u);
+  EXPECT_EQ(trainOf(r.value()).groups[0].lr, 0.5f);
+  EXPECT_EQ(writeCapmod(r.value()), bytes);
+
+  ModuleDesc bad = desc;
+  trainOf(bad).groups[0].beta1 = 1.0f;
+  EXPECT_THAT(readError(bad), HasSubstr("train.groups[0].beta1"));
+  bad = desc;
+  trainOf(bad).groups[0].decoupled = false;
+  EXPECT_THAT(readError(bad),
+              HasSubstr("train.groups[0].decoupled differs from "
+                        "train.adamw.decoupled"));
+}
+
 TEST(CapmodTrain, MaxGradNormInput) {
   ModuleDesc desc = makeTrainModule(true);
   trainOf(desc).maxGradNormInput = "";

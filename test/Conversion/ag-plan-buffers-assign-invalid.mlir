@@ -31,3 +31,15 @@ ag.forward @chain(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name 
   ag.assign_weight @c, %b : tensor<4xf32>
   ag.return %x : tensor<4xf32>
 }
+
+// -----
+
+ag.weight @t : tensor<4xf32> = dense<1.0>
+ag.forward @probed(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  %t = ag.read_weight @t : tensor<4xf32>
+  // expected-error @+1 {{'ag.probe' op probes @t, which this entry assigns: a probe is read after the replay, when the weight holds its new value; probe a value computed from it, or read the weight before the entry}}
+  %p = ag.probe "old" %t : tensor<4xf32>
+  // expected-note @+1 {{the assign}}
+  ag.assign_weight @t, %x : tensor<4xf32>
+  ag.return %x : tensor<4xf32>
+}

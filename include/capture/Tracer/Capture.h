@@ -145,8 +145,12 @@ public:
   rt::Result<std::vector<rt::NamedTensor>>
   operator()(const std::vector<rt::NamedTensor> &inputs,
              SourceLoc loc = SourceLoc::current());
-  /// The learning rate of the next steps (finite, >= 0): never records.
+  /// The learning rate of the next steps (finite, >= 0): never records. Of
+  /// param group 0, when the step has several.
   rt::Status setLearningRate(double lr);
+  /// The learning rate of param group `group` (0: the first) of the next
+  /// steps, as setLearningRate.
+  rt::Status setLearningRate(size_t group, double lr);
   /// The clip limit of the next steps (finite, > 0; the step must have been
   /// created with StepOptions::maxGradNorm): never records.
   rt::Status setMaxGradNorm(double maxGradNorm);

@@ -389,6 +389,15 @@ struct AdamW {
   bool decoupledWeightDecay = true;
 };
 
+/// A param group after the first (torch.optim's param_groups[1:]): weights
+/// updated with hyperparameters of their own.
+struct ParamGroup {
+  /// The weights' names.
+  std::vector<std::string> weights;
+  /// Their AdamW values; decoupledWeightDecay must be the step's.
+  AdamW adamw;
+};
+
 /// Options of a training step.
 struct StepOptions {
   /// clip_grad_norm_'s max_norm over all gradients; none: no clipping.
@@ -400,6 +409,9 @@ struct StepOptions {
   /// recording that would leave one of them untrained, or train another,
   /// is an error naming them.
   std::optional<std::vector<std::string>> trains;
+  /// Param groups 1..: the weights listed in none are group 0, updated with
+  /// the step's AdamW. A listed weight the step does not train is an error.
+  std::vector<ParamGroup> paramGroups;
 };
 
 /// Options of Tracer::compile: capture-aot's.

@@ -77,6 +77,11 @@ static DictionaryAttr trainInfo(TrainStepOp step, ApplyAdamWOp update,
   SmallVector<NamedAttribute> info = {
       b.getNamedAttr("pack", update.getPackAttr()),
       b.getNamedAttr("adamw", step.getAdamW())};
+  // The other param groups' hyperparameters, in group order.
+  if (SmallVector<AdamWAttr> adamws = step.getGroupAdamWs(); adamws.size() > 1)
+    info.push_back(b.getNamedAttr(
+        "groups", b.getArrayAttr(SmallVector<Attribute>(
+                      std::next(adamws.begin()), adamws.end()))));
   auto inputs =
       step->getAttrOfType<ArrayAttr>(ForwardOp::getInputLayoutAttrName());
   auto hyper = update.getHyper().getDefiningOp<InputViewOp>();
@@ -382,8 +387,14 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
     auto prologue = update.getGrads().getDefiningOp<DispatchRegionOp>();
     if (prologue && !prologue->hasAttr(kUpdatePrologueAttr))
       prologue = {};
+    // The pack's param groups, as runs of elements.
+    SmallVector<kernels::GroupRun> runs;
+    for (auto [i, offset] : llvm::enumerate(paramPack.getOffsets()))
+      if (int64_t group = paramPack.getGroupOf(i);
+          runs.empty() || runs.back().group != group)
+        runs.push_back({runs.empty() ? 0 : offset, group});
     gpu::GPUFuncOp adamw =
-        kernels.getOrCreateAdamW(size, update.isDecoupled(), prologue);
+        kernels.getOrCreateAdamW(size, update.isDecoupled(), runs, prologue);
     ArrayRef<Type> types = adamw.getArgumentTypes();
     auto params = paramPack->getAttrOfType<PlaceAttr>(kPlaceAttr);
     auto m1 = paramPack->getAttrOfType<PlaceAttr>(kMoment1PlaceAttr);

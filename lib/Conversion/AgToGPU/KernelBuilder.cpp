@@ -501,12 +501,18 @@ int64_t KernelBuilder::adamWWorkItems(int64_t size) {
 }
 
 gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size, bool decoupled,
+                                               ArrayRef<GroupRun> runs,
                                                DispatchRegionOp prologue) {
   // Adam with L2 weight decay is its own kernel, named as torch names it.
   std::string stem = decoupled ? "adamw" : "adam";
+  int64_t groups = 1;
   std::string key;
-  llvm::raw_string_ostream(key)
-      << stem << ":" << size << ":" << (prologue ? kernelKey(prologue) : "");
+  llvm::raw_string_ostream os(key);
+  os << stem << ":" << size << ":" << (prologue ? kernelKey(prologue) : "");
+  for (const GroupRun &run : runs) {
+    os << ":" << run.start << "=" << run.group;
+    groups = std::max(groups, run.group + 1);
+  }
   if (auto it = cache.find(key); it != cache.end())
     return it->second;
   MLIRContext *ctx = module.getContext();
@@ -514,7 +520,7 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size, bool decoupled,
   int64_t vectors = (size + kAdamWLanes - 1) / kAdamWLanes;
   auto flat4 = vec4Memref(ctx, size);
   auto scalar = MemRefType::get({}, f32);
-  auto hyper = MemRefType::get({ag::kAdamWHyperValues}, f32);
+  auto hyper = MemRefType::get({ag::kAdamWHyperValues * groups}, f32);
   // The gradients' bindings: the flat array, or the prologue's inputs.
   SmallVector<Type> argTypes = {flat4};
   Attribute pack = DenseI64ArrayAttr::get(ctx, {size});
@@ -539,14 +545,15 @@ gpu::GPUFuncOp KernelBuilder::getOrCreateAdamW(int64_t size, bool decoupled,
                                           args.take_front(grads));
           return loadLanes(gb, gloc, args[0], vi);
         };
-        emitAdamW(size, decoupled, gradLanes, b, loc, i,
+        emitAdamW(size, decoupled, runs, gradLanes, b, loc, i,
                   args.drop_front(grads));
       });
   int32_t first = static_cast<int32_t>(grads) + 5;
   func->setAttr(kKernelWritesAttr,
                 DenseI32ArrayAttr::get(ctx, {first, first + 1, first + 2}));
-  shapes.append({DenseI64ArrayAttr::get(ctx, {}),
-                 DenseI64ArrayAttr::get(ctx, {ag::kAdamWHyperValues})});
+  shapes.append(
+      {DenseI64ArrayAttr::get(ctx, {}),
+       DenseI64ArrayAttr::get(ctx, {ag::kAdamWHyperValues * groups})});
   // The written arrays include the last vector's padding, which the kernel
   // stores back unchanged.
   shapes.append(3, pack);

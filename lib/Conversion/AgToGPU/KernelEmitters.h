@@ -14,6 +14,7 @@
 #ifndef CAPTURE_LIB_CONVERSION_AGTOGPU_KERNELEMITTERS_H
 #define CAPTURE_LIB_CONVERSION_AGTOGPU_KERNELEMITTERS_H
 
+#include "capture/Conversion/AgToGPU/KernelBuilder.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -378,12 +379,13 @@ using GradLanesFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
 /// work item's past the pack skipped) of torch.optim.AdamW's update of a
 /// pack of `size` elements (torch.optim.Adam's, weight decay as an L2 term
 /// in the gradient, when not `decoupled`), with the gradients from
-/// `gradLanes`. args: grad_norm, hyperparameters, the parameters and both
-/// moments as vec4 reads, then the same three as f32 writes; writes nothing
-/// when grad_norm is not finite.
-void emitAdamW(int64_t size, bool decoupled, GradLanesFn gradLanes,
-               mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
-               mlir::ValueRange args);
+/// `gradLanes`. args: grad_norm, hyperparameters (7 per group; `runs`, the
+/// first at 0, say which elements each group's apply to), the parameters
+/// and both moments as vec4 reads, then the same three as f32 writes;
+/// writes nothing when grad_norm is not finite.
+void emitAdamW(int64_t size, bool decoupled, llvm::ArrayRef<GroupRun> runs,
+               GradLanesFn gradLanes, mlir::OpBuilder &b, mlir::Location loc,
+               mlir::Value i, mlir::ValueRange args);
 
 } // namespace capture::kernels
 

@@ -36,8 +36,9 @@ static Value isFinite(OpBuilder &b, Location loc, Value x) {
 }
 
 void capture::kernels::emitAdamW(int64_t size, bool decoupled,
-                                 GradLanesFn gradLanes, OpBuilder &b,
-                                 Location loc, Value i, ValueRange args) {
+                                 ArrayRef<GroupRun> runs, GradLanesFn gradLanes,
+                                 OpBuilder &b, Location loc, Value i,
+                                 ValueRange args) {
   Value normBuf = args[0], hyper = args[1];
   Value paramsIn = args[2], m1In = args[3], m2In = args[4];
   Value params = args[5], m1 = args[6], m2 = args[7];
@@ -46,12 +47,31 @@ void capture::kernels::emitAdamW(int64_t size, bool decoupled,
                                 /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  auto h = [&](int64_t k) -> Value {
-    return memref::LoadOp::create(b, loc, hyper,
-                                  ValueRange{indexConst(b, loc, k)});
+  // Every group's seven values, loaded once per work item.
+  int64_t groups = 1;
+  for (const GroupRun &run : runs)
+    groups = std::max(groups, run.group + 1);
+  SmallVector<SmallVector<Value>> values(groups);
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t k = 0; k < ag::kAdamWHyperValues; ++k)
+      values[g].push_back(memref::LoadOp::create(
+          b, loc, hyper,
+          ValueRange{indexConst(b, loc, g * ag::kAdamWHyperValues + k)}));
+  Value lr, beta1, beta2, eps, wd, bc1, bc2;
+  // Vector `vi`'s group's values: the last run starting at or before it.
+  auto selectGroup = [&](Value vi) {
+    SmallVector<Value> h = values[runs.empty() ? 0 : runs.front().group];
+    for (const GroupRun &run : runs.drop_front()) {
+      Value inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, vi,
+                                indexConst(b, loc, run.start / kAdamWLanes));
+      for (int64_t k = 0; k < ag::kAdamWHyperValues; ++k)
+        h[k] =
+            arith::SelectOp::create(b, loc, inside, values[run.group][k], h[k]);
+    }
+    lr = h[0], beta1 = h[1], beta2 = h[2], eps = h[3], wd = h[4];
+    bc1 = h[5], bc2 = h[6];
   };
-  Value lr = h(0), beta1 = h(1), beta2 = h(2), eps = h(3), wd = h(4);
-  Value bc1 = h(5), bc2 = h(6);
   Value one = f32Const(b, loc, 1.0);
   auto mul = [&](Value x, Value y) -> Value {
     return arith::MulFOp::create(b, loc, x, y);
@@ -71,6 +91,7 @@ void capture::kernels::emitAdamW(int64_t size, bool decoupled,
 
   // One vector: elements 4 vi .. 4 vi + 3.
   auto emitAdamWVector = [&](Value vi) {
+    selectGroup(vi);
     SmallVector<Value> g4 = gradLanes(b, loc, vi);
     Value p4 = memref::LoadOp::create(b, loc, paramsIn, ValueRange{vi});
     Value m4 = memref::LoadOp::create(b, loc, m1In, ValueRange{vi});

@@ -159,8 +159,8 @@ static ReadWeightOp weightSource(Value value) {
 /// those read from a weight first (while every weight holds its old value),
 /// then the computed ones. Fails on what no order of copies computes: one
 /// weight copied into another that is itself assigned a weight (a swap, or
-/// a chain of hard copies).
-static LogicalResult checkAssignCopies(Block &body) {
+/// a chain of hard copies); and on a probe of an assigned weight.
+static LogicalResult checkAssigns(Block &body) {
   llvm::StringMap<AssignWeightOp> copied; // weight -> its assign from a weight
   for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
     if (weightSource(assign.getValue()))
@@ -178,6 +178,26 @@ static LogicalResult checkAssignCopies(Block &body) {
              "entry copies weights into weights at its end, in no order that "
              "keeps both old values; assign one of them in another entry";
       diag.attachNote(other.getLoc()) << "the other copy";
+      return diag;
+    }
+  }
+  // A probe of a weight is read from the weight's range after the replay,
+  // when an assign has written it.
+  llvm::StringMap<AssignWeightOp> assigned;
+  for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
+    assigned[assign.getWeight()] = assign;
+  for (ProbeOp probe : body.getOps<ProbeOp>()) {
+    ReadWeightOp source = weightSource(probe.getInput());
+    if (!source)
+      continue;
+    if (AssignWeightOp assign = assigned.lookup(source.getWeight())) {
+      InFlightDiagnostic diag =
+          probe.emitOpError()
+          << "probes @" << source.getWeight()
+          << ", which this entry assigns: a probe is read after the replay, "
+             "when the weight holds its new value; probe a value computed "
+             "from it, or read the weight before the entry";
+      diag.attachNote(assign.getLoc()) << "the assign";
       return diag;
     }
   }
@@ -222,7 +242,7 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
   // So are assigned values: they are copied into their weights at the end.
   for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
     lastUse[aliasRoot(assign.getValue())] = INT64_MAX;
-  if (failed(checkAssignCopies(body)))
+  if (failed(checkAssigns(body)))
     return failure();
 
   // Outputs computed in this entry are written in place in the output

@@ -118,7 +118,7 @@ ag.forward @f(%g: tensor<2xf32> {ag.name = "g"}, %n: tensor<1xf32> {ag.name = "n
 ag.weight @w trainable : tensor<2xf32>
 ag.param_pack @p weights([@w]) offsets([0]) size(2)
 ag.forward @f(%g: tensor<2xf32> {ag.name = "g"}, %n: tensor<f32> {ag.name = "n"}, %h: tensor<5xf32> {ag.name = "h"}) -> (tensor<f32> {ag.name = "y"}) {
-  // expected-error @+1 {{'ag.apply_adamw' op hyper must be tensor<7xf32> (lr, beta1, beta2, eps, weight_decay and the two bias corrections), but is 'tensor<5xf32>'}}
+  // expected-error @+1 {{'ag.apply_adamw' op hyper must be tensor<7xf32> (lr, beta1, beta2, eps, weight_decay and the two bias corrections), or that per param group, but is 'tensor<5xf32>'}}
   ag.apply_adamw @p grads(%g) grad_norm(%n) hyper(%h) : tensor<2xf32>, tensor<f32>, tensor<5xf32>
   ag.return %n : tensor<f32>
 }

@@ -12,6 +12,17 @@
 
 namespace capture {
 
+namespace kernels {
+/// A run of a param pack's elements in one param group: from element
+/// `start` (a multiple of 4, one update vector) to the next run's start.
+struct GroupRun {
+  /// First element.
+  int64_t start;
+  /// The group: its hyperparameters are hyper[7 group .. 7 group + 6].
+  int64_t group;
+};
+} // namespace kernels
+
 /// Builds one `gpu.func` kernel per distinct ag compute op or dispatch
 /// region (same op, shapes and attributes, or the same region body, share a
 /// kernel), each in a `gpu.module` of its own so that it becomes one SPIR-V
@@ -61,11 +72,13 @@ public:
   /// weight decay as an L2 term in the gradient, when not `decoupled`).
   /// Arguments: the flat gradients (or, with `prologue`, an elementwise
   /// region of the pack's shape computing them, its inputs), grad_norm, the
-  /// 7 hyperparameters, read views of the parameters and both moments, then
-  /// the same three ranges again, which it updates in place
+  /// 7 hyperparameters of each param group (`runs`: which elements are in
+  /// which group; empty, one group), read views of the parameters and both
+  /// moments, then the same three ranges again, which it updates in place
   /// (kKernelWritesAttr says so).
   mlir::gpu::GPUFuncOp
   getOrCreateAdamW(int64_t size, bool decoupled,
+                   llvm::ArrayRef<kernels::GroupRun> runs,
                    capture::ag::DispatchRegionOp prologue = nullptr);
 
   /// Returns the kernel of a workgroup region: one workgroup of

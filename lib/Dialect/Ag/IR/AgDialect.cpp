@@ -151,6 +151,24 @@ LogicalResult AdamWAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+ParamGroupAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayAttr weights, AdamWAttr adamw) {
+  if (weights.empty())
+    return emitError() << "a param group lists at least one weight";
+  llvm::SmallDenseSet<Attribute> seen;
+  for (Attribute w : weights) {
+    if (!isa<FlatSymbolRefAttr>(w))
+      return emitError() << "a param group's weights are symbols (@w), got "
+                         << w;
+    if (!seen.insert(w).second)
+      return emitError() << "a param group lists " << w << " twice";
+  }
+  if (!adamw)
+    return emitError() << "a param group needs its #ag.adamw<...>";
+  return success();
+}
+
 LogicalResult PlaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 BufferKind buffer, int64_t offset) {
   if (offset < 0)

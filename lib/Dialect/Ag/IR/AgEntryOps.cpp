@@ -227,6 +227,19 @@ LogicalResult TrainStepOp::verify() {
     return emitOpError() << "unsupported optimizer " << getOptimizer()
                          << ": expected #ag.adamw<lr = ..., beta1 = ..., "
                             "beta2 = ..., eps = ..., weight_decay = ...>";
+  bool decoupled = getAdamW().getDecoupled();
+  llvm::SmallDenseSet<Attribute> grouped;
+  for (auto [i, group] : llvm::enumerate(getGroups())) {
+    if (group.getAdamw().getDecoupled() != decoupled)
+      return emitOpError() << "param group " << i + 1 << " has decoupled = "
+                           << (decoupled ? "false" : "true")
+                           << ", but the step's optimizer has decoupled = "
+                           << (decoupled ? "true" : "false")
+                           << ": one optimizer class updates every group";
+    for (Attribute w : group.getWeights())
+      if (!grouped.insert(w).second)
+        return emitOpError() << w << " is in two param groups";
+  }
   if (std::optional<APFloat> norm = getMaxGradNorm()) {
     float v = norm->convertToFloat();
     if (!(v > 0) || !std::isfinite(v))
@@ -243,6 +256,21 @@ LogicalResult TrainStepOp::verify() {
                             "tensor<f32>, but found "
                          << type.getResult(0);
   return verifyEntrySignature(*this);
+}
+
+SmallVector<ParamGroupAttr> TrainStepOp::getGroups() {
+  SmallVector<ParamGroupAttr> groups;
+  if (std::optional<ArrayAttr> all = getParamGroups())
+    for (Attribute g : *all)
+      groups.push_back(cast<ParamGroupAttr>(g));
+  return groups;
+}
+
+SmallVector<AdamWAttr> TrainStepOp::getGroupAdamWs() {
+  SmallVector<AdamWAttr> adamws = {getAdamW()};
+  for (ParamGroupAttr group : getGroups())
+    adamws.push_back(group.getAdamw());
+  return adamws;
 }
 
 LogicalResult TrainStepOp::verifyRegions() { return verifyProbes(*this); }

@@ -50,7 +50,32 @@ LogicalResult ParamPackOp::verify() {
     return emitOpError() << "size " << packSize(*this)
                          << " does not cover the last offset "
                          << offsets.back();
+  if (std::optional<ArrayRef<int64_t>> groups = getGroups()) {
+    if (groups->size() != offsets.size())
+      return emitOpError() << "has " << offsets.size() << " weights but "
+                           << groups->size() << " groups";
+    for (auto [i, group] : llvm::enumerate(*groups)) {
+      if (group < 0)
+        return emitOpError()
+               << "groups must be >= 0, but weight #" << i << "'s is " << group;
+      // The update kernel takes a group's values per vec4 of elements.
+      if (i > 0 && group != (*groups)[i - 1] && offsets[i] % 4 != 0)
+        return emitOpError()
+               << "weight #" << i << " starts group " << group << " at offset "
+               << offsets[i]
+               << ", which is not a multiple of 4 elements (one update "
+                  "vector holds one group)";
+    }
+  }
   return success();
+}
+
+int64_t ParamPackOp::getNumGroups() {
+  int64_t n = 1;
+  if (std::optional<ArrayRef<int64_t>> groups = getGroups())
+    for (int64_t g : *groups)
+      n = std::max(n, g + 1);
+  return n;
 }
 
 LogicalResult ParamPackOp::verifySymbolUses(SymbolTableCollection &symbols) {
@@ -121,10 +146,11 @@ LogicalResult ApplyAdamWOp::verify() {
     return emitOpError() << "grad_norm must be a scalar tensor<f32>, but is "
                          << getGradNorm().getType();
   ArrayRef<int64_t> hyper = tensorOf(getHyper()).getShape();
-  if (hyper.size() != 1 || hyper[0] != kAdamWHyperValues)
+  if (hyper.size() != 1 || hyper[0] <= 0 || hyper[0] % kAdamWHyperValues)
     return emitOpError() << "hyper must be tensor<" << kAdamWHyperValues
                          << "xf32> (lr, beta1, beta2, eps, weight_decay and "
-                            "the two bias corrections), but is "
+                            "the two bias corrections), or that per param "
+                            "group, but is "
                          << getHyper().getType();
   return success();
 }
@@ -143,5 +169,12 @@ LogicalResult ApplyAdamWOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (size != packSize(*pack))
     return emitOpError() << "grads has " << size << " elements, but "
                          << getPackAttr() << " has " << packSize(*pack);
+  int64_t values = tensorOf(getHyper()).getDimSize(0);
+  int64_t groups = pack->getNumGroups();
+  if (values != groups * kAdamWHyperValues)
+    return emitOpError() << "hyper has " << values << " values, but "
+                         << getPackAttr() << " has " << groups << " param group"
+                         << (groups == 1 ? "" : "s") << " ("
+                         << kAdamWHyperValues << " values each)";
   return success();
 }

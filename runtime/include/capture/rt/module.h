@@ -54,8 +54,10 @@ struct TrainState {
   /// Steps refused since load because the gradient norm was not finite.
   uint64_t refusedSteps = 0;
   /// The hyperparameters the next step uses, and the compiled weight-decay
-  /// mode (adamw.decoupled).
+  /// mode (adamw.decoupled): param group 0's.
   AdamWDesc adamw;
+  /// Those of param groups 1.. (TrainDesc::groups), as adamw.
+  std::vector<AdamWDesc> groups;
   /// The clip limit the next step uses; absent when the entry does not clip.
   std::optional<float> maxGradNorm;
 };
@@ -302,8 +304,12 @@ public:
                              const RunOptions &options);
 
   /// Sets the learning rate of training entry `entry` for its next steps;
-  /// finite and >= 0.
+  /// finite and >= 0. Of param group 0, when the entry has several.
   Status setLearningRate(std::string_view entry, float lr);
+  /// Sets the learning rate of param group `group` (0: the first) of
+  /// training entry `entry`, as setLearningRate; an error naming the
+  /// groups there are for one it does not have.
+  Status setLearningRate(std::string_view entry, size_t group, float lr);
 
   /// Sets the gradient clipping limit of training entry `entry` for its next
   /// steps; finite and > 0. An error for an entry compiled without clipping.

@@ -200,11 +200,18 @@ constexpr unsigned kAdamWHyperValues = 7;
 /// entry's last kernel (the AdamW update) reads the gradient norm on the
 /// device and writes nothing when it is not finite.
 struct TrainDesc {
-  /// Hyperparameters compiled in: the runtime's initial values.
+  /// Hyperparameters compiled in: the runtime's initial values (param
+  /// group 0's).
   AdamWDesc adamw;
+  /// Param groups 1.. (torch.optim's param_groups after the first): their
+  /// own initial values, each with adamw's `decoupled`. The update kernel
+  /// knows which weights each group holds; the runtime fills
+  /// kAdamWHyperValues values per group, group 0 first.
+  std::vector<AdamWDesc> groups;
   /// Clip limit compiled in; absent when the step does not clip.
   std::optional<float> maxGradNorm;
-  /// Name of the f32[kAdamWHyperValues] input the runtime fills.
+  /// Name of the f32[kAdamWHyperValues * (1 + groups.size())] input the
+  /// runtime fills.
   std::string hyperInput;
   /// Name of the f32 scalar input holding the clip limit, which the runtime
   /// fills; empty exactly when maxGradNorm is absent.

@@ -62,6 +62,23 @@ def Ag_AdamWAttr : AttrDef<Ag_Dialect, "AdamW"> {
   let genVerifyDecl = 1;
 }
 
+def Ag_ParamGroupAttr : AttrDef<Ag_Dialect, "ParamGroup"> {
+  let mnemonic = "param_group";
+  let summary = "A parameter group: weights with hyperparameters of their own";
+  let description = [{
+    `#ag.param_group<[@critic.w, @critic.b], #ag.adamw<lr = 1.0e-3, ...>>`:
+    one of torch.optim's `param_groups` after the first. The weights listed
+    are updated with this group's AdamW values (its own learning rate,
+    betas, eps, weight decay and bias corrections); a training step's
+    weights listed in no group are in group 0, the step's `optimizer`.
+    Every group has the step's `decoupled` mode (one optimizer class).
+  }];
+  let parameters = (ins "::mlir::ArrayAttr":$weights,
+                        "::capture::ag::AdamWAttr":$adamw);
+  let assemblyFormat = "`<` $weights `,` qualified($adamw) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Ag_InitAttr : AttrDef<Ag_Dialect, "Init"> {
   let mnemonic = "init";
   let summary = "A weight's initial value as a rule, evaluated at load";

@@ -115,13 +115,18 @@ def Ag_TrainStepOp : Ag_Op<"train_step", [
       ag.return %loss : tensor<f32>
     }
     ```
+    `param_groups = [#ag.param_group<[@w2], #ag.adamw<...>>, ...]` gives
+    weights hyperparameters of their own (torch.optim's param_groups after
+    the first); the weights listed in none are group 0, `optimizer`'s.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        AnyAttr:$optimizer,
-                       OptionalAttr<F32Attr>:$max_grad_norm);
+                       OptionalAttr<F32Attr>:$max_grad_norm,
+                       OptionalAttr<TypedArrayAttrBase<Ag_ParamGroupAttr,
+                           "param groups">>:$param_groups);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -141,8 +146,12 @@ def Ag_TrainStepOp : Ag_Op<"train_step", [
     ::llvm::StringRef getInputName(unsigned i);
     /// Name given to output `i` (`ag.name`), or empty.
     ::llvm::StringRef getOutputName(unsigned i);
-    /// The AdamW hyperparameters (verified).
+    /// The AdamW hyperparameters (verified): group 0's.
     AdamWAttr getAdamW() { return ::llvm::cast<AdamWAttr>(getOptimizer()); }
+    /// The param groups after group 0 (none without `param_groups`).
+    ::llvm::SmallVector<ParamGroupAttr> getGroups();
+    /// Every group's hyperparameters, group 0 (`optimizer`) first.
+    ::llvm::SmallVector<AdamWAttr> getGroupAdamWs();
     /// Whether `ag-pack-io` has run on this entry.
     bool isPacked();
   }];

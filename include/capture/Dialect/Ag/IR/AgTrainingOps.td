@@ -26,16 +26,29 @@ def Ag_ParamPackOp : Ag_Op<"param_pack", [
     ```mlir
     ag.param_pack @train.params weights(@w, @b) offsets([0, 64]) size(72)
     ```
+    `groups([0, 1])`, when the step has `param_groups`, is each weight's
+    group (its hyperparameters in `ag.apply_adamw`'s `hyper`); absent, every
+    weight is in group 0.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        FlatSymbolRefArrayAttr:$weights,
                        DenseI64ArrayAttr:$offsets,
-                       I64Attr:$size);
+                       I64Attr:$size,
+                       OptionalAttr<DenseI64ArrayAttr>:$groups);
   let assemblyFormat = [{
     $sym_name `weights` `(` $weights `)` `offsets` `(` $offsets `)`
-    `size` `(` $size `)` attr-dict
+    `size` `(` $size `)` (`groups` `(` $groups^ `)`)? attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The group of weight `i` (0 without `groups`).
+    int64_t getGroupOf(unsigned i) {
+      std::optional<::llvm::ArrayRef<int64_t>> groups = getGroups();
+      return groups ? (*groups)[i] : 0;
+    }
+    /// How many groups the hyperparameters hold: one past the largest.
+    int64_t getNumGroups();
+  }];
 }
 
 def Ag_PackGradsOp : Ag_Op<"pack_grads", [Ag_CompilerMade,
@@ -63,7 +76,8 @@ def Ag_ApplyAdamWOp : Ag_Op<"apply_adamw", [
     Updates every weight of `pack` and the pack's two moments in place, from
     the flat (clipped) gradients. `hyper` holds lr, beta1, beta2, eps,
     weight_decay, 1 - beta1^(t+1) and 1 - beta2^(t+1), supplied by the
-    runtime each step. When `grad_norm` is NaN or infinite nothing is
+    runtime each step: seven values per param group of the pack, group 0
+    first, each weight updated with its group's. When `grad_norm` is NaN or infinite nothing is
     written: the weights and moments keep their exact bits. Per element:
     ```
     p = p * (1 - lr * weight_decay)

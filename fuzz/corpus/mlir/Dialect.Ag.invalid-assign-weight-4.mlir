@@ -1,0 +1,5 @@
+ag.weight @t : tensor<4xf32> = dense<0.0>
+ag.forward @f(%x: tensor<2x2xf32> {ag.name = "x"}) -> () {
+  ag.assign_weight @t, %x : tensor<2x2xf32>
+  ag.return
+}

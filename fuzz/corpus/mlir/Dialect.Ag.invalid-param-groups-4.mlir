@@ -1,0 +1,1 @@
+"test.use"() {g = #ag.param_group<[3], #ag.adamw<lr = 1.0e-3, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.0>>} : () -> ()
