@@ -233,6 +233,20 @@ def soft_update(net, target, tau):
                                 target_param.data)
 
 
+def soft_update_lerp(net, target, tau):
+    with torch.no_grad():
+        for p, tp in zip(net.parameters(), target.parameters()):
+            tp.lerp_(p, tau)
+
+
+def soft_update_out(net, target, tau):
+    """Stable-Baselines3's polyak_update: in place, with out=."""
+    with torch.no_grad():
+        for p, tp in zip(net.parameters(), target.parameters()):
+            tp.mul_(1 - tau)
+            torch.add(tp, p, alpha=tau, out=tp)
+
+
 def targets_update(n, tau):
     """TD3's three target networks (n[3:]) soft-updated from n[:3]."""
     for i in range(3):
@@ -440,6 +454,9 @@ class OffPolicyTest(unittest.TestCase):
         hard = capture.fx.import_update(
             lambda: tq.load_state_dict(q.state_dict()), share=imp)
         soft = capture.fx.import_update(soft_update, share=imp)
+        # The same update written with lerp_ and with mul_ and add(out=).
+        others = [soft_update_lerp, soft_update_out]
+        imported = [capture.fx.import_update(f, share=imp) for f in others]
         for k in range(12):
             out = imp.step(batch)
             want = self.torch_step(critic(twin_tq), twin_q, twin_opt, batch)
@@ -447,6 +464,9 @@ class OffPolicyTest(unittest.TestCase):
             if k % 4 == 0:
                 hard()
                 twin_tq.load_state_dict(twin_q.state_dict())
+            elif k in (5, 9):
+                imported[k == 9](q, tq, 0.125)
+                others[k == 9](twin_q, twin_tq, 0.125)
             else:
                 tau = 0.25 if k < 6 else 0.5
                 soft(q, tq, tau)
