@@ -51,7 +51,10 @@ tokens = set()
 for td in glob.glob(os.path.join(root, "include", "capture", "**", "*.td"),
                     recursive=True):
     text = open(td).read()
-    tokens.update("ag." + m for m in re.findall(r'Ag_Op<"(\w+)"', text))
+    # Ops defined through Ag_Op or one of its classes (Ag_UnaryOp<"exp",
+    # ...>, Ag_ExactBinaryOp<"add", ...>, Ag_ReductionOp<"sum", ...>).
+    tokens.update("ag." + m for m in re.findall(
+        r'^def Ag_\w+Op\s*:\s*Ag_\w*Op<"(\w+)"', text, flags=re.M))
     tokens.update(re.findall(r'let mnemonic = "(\w+)"', text))
 for path in glob.glob(os.path.join(out, "*.mlir")):
     text = open(path).read()
