@@ -34,15 +34,14 @@ import torch
 from torch.nn.utils.stateless import _reparametrize_module
 
 import capture
-from capture._fx_graph import (_NO_LOC, EXTREMES, _Graph, _trace, _where,
-                               needs_indices)
-from capture._fx_index import positions_needed
+from capture._fx_graph import _Graph, _trace
 from capture._fx_inputs import (_Shaped, _Signature, _as_array, _describe,
                                 _loss_outputs, _shape_key, _suggest)
 from capture._fx_model import (_Models, _as_model, _class_location,
                                _optimizer_settings, current_lrs)
 from capture._fx_values import Unsupported
 from capture._fx_free import FreeNumbers
+from capture._fx_constants import Constants
 from capture._fx_space import Space
 from capture._fx_sync import ModuleSync
 from capture._fx_update import Update
@@ -68,13 +67,6 @@ class Imported:
         self._space = space
         self.params = space.params
         self._weights = space.weights  # name -> capture.Weight
-        # id(tensor) -> its weight's name, for the tensors this import
-        # reads (its model's, its frozen modules', its constants).
-        self._constants = {}
-        self._constant_values = space.constant_values  # name -> values
-        self._scalars = {}  # id(0-d tensor constant) -> its number
-        self._aranges = space.aranges  # size -> arange(size)
-        self._pending = []  # (name, tensor): constants to declare
         self._trains = []  # the weights this import's optimizer trains
         self._where = _class_location(model)
         tensors = [(n, p, p.requires_grad)
@@ -118,6 +110,9 @@ class Imported:
                         "frozen: '%s.%s' is also the model's or another "
                         "frozen module's tensor" % (key, n))
                 self._frozen_ids[id(t)] = keys[n]
+        # The tensors the traces hold as constants, as read-only weights.
+        self._constants = Constants(space, self._frozen_ids, self._own_ids,
+                                    self._where)
         space.join(self)
         self._model = model
         self._optimizer = optimizer
@@ -134,7 +129,7 @@ class Imported:
     def _declared(self):
         """The weights, declared (a forward-only import declares them at
         its first forward, or when they are first read)."""
-        if self._pending is not None:
+        if self._constants.pending is not None:
             self._declare(None)
 
     def _declare(self, reached):
@@ -154,14 +149,14 @@ class Imported:
             value = space.declare(key, t, trainable, self._where)
             if value is not None:
                 values[key] = value
-        pending = list(self._pending)
+        pending = list(self._constants.pending)
         for sync in self._frozen:
             pending += [(sync.keys[n], t) for n, t in sync.tensors.items()]
         for name, t in pending:
             value = space.declare(name, t, False, self._where)
             if value is not None:
                 values[name] = value
-        self._pending = None
+        self._constants.pending = None
         if values:
             self.params.set_values(values)
 
@@ -207,7 +202,7 @@ class Imported:
         importer cannot take is refused now, not at the first step."""
         signature = self._loss_graph(arrays)
         graph = signature.graph
-        if self._pending is not None:
+        if self._constants.pending is not None:
             self._declare(graph.reached("loss"))
 
         def outputs(inputs):
@@ -273,89 +268,21 @@ class Imported:
             signature.tensors(arrays)
         with self._sync.quiet():
             gm = _trace(call, examples, what)
-        for node in gm.graph.nodes:  # tensor constants: read-only weights
-            if node.op == "get_attr":
-                self._constant(getattr(gm, node.target),
-                               node.meta.get("loc", _NO_LOC))
-        aranges = {}  # the positions argmax-like nodes compare with
-        for node in gm.graph.nodes:
-            if node.target in EXTREMES and needs_indices(node):
-                aranges[node] = self._arange(node)
-            size = positions_needed(node)  # and index ops (_fx_index)
-            if size:
-                aranges[node] = self._positions(
-                    size, node.meta.get("loc", _NO_LOC))
+        aranges = self._constants.collect(gm)
         own = set(self._key.values())
         space = self._space
         graph = _Graph(gm, [self._key[n] for n in weights],
                        inputs + signature.lifted,
                        {self._key[n]: r
                         for n, r in self._requires_grad.items()},
-                       self._weights, self._constants, self._scalars,
-                       aranges, what,
+                       self._weights, self._constants.names,
+                       self._constants.scalars, aranges, what,
                        foreign=lambda name: name in space.trainable and
                        name not in own)
         graph.check()
         signature.cast(set(graph.casts.values()))
         signature.draws = list(graph.noise.values())
         return graph
-
-    def _arange(self, node):
-        """The weight holding arange(size) for an argmax-like node: the
-        first extreme's index is found by comparing positions."""
-        loc = node.meta.get("loc", _NO_LOC)
-        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
-        meta = node.args[0].meta.get("tensor_meta")
-        if dim is None or meta is None:
-            raise Unsupported("%s: argmax over all elements is not "
-                              "supported; give dim" % _where(loc))
-        return self._positions(int(meta.shape[dim]), loc)
-
-    def _positions(self, size, loc):
-        """The weight holding arange(size) as float32."""
-        held = self._aranges.setdefault(
-            size, torch.arange(size, dtype=torch.float32))
-        self._constant(held, loc)
-        return self._constants[id(held)]
-
-    def _constant(self, value, loc):
-        """A tensor the trace holds as a constant: a frozen module's, a
-        number made a tensor (0-d: a Python number), or a read-only weight
-        (constants made inside the loss are new objects at every trace: an
-        equal one is the same weight)."""
-        key = id(value)
-        if key in self._frozen_ids:
-            self._constants[key] = self._frozen_ids[key]
-            return
-        if key in self._own_ids:  # the model's tensor, not read through it
-            self._constants[key] = self._own_ids[key]
-            return
-        if isinstance(value, torch.nn.Parameter) or key in self._constants:
-            return  # another module's: refused where it is read
-        if value.dtype != torch.float32:
-            raise Unsupported("%s: a %s tensor constant; constants are "
-                              "float32" % (_where(loc), value.dtype))
-        if value.dim() == 0:
-            self._scalars[key] = float(value)
-            return
-        for name, held in self._constant_values.items():
-            if held.shape == value.shape and torch.equal(held, value):
-                self._constants[key] = name
-                return
-        name = "_constant%d" % len(self._constant_values)
-        self._constants[key] = name
-        self._constant_values[name] = value.detach().clone()
-        if self._pending is not None:
-            self._pending.append((name, value))
-            return
-        # After the declaration (a forward traced after the step): a new
-        # weight drops the recordings, which record again at their next
-        # call; the moments and t are carried over, never started over.
-        def declare():
-            self._space.declare(name, value, False, self._where)
-            self.params.set_values(
-                {name: value.detach().cpu().numpy().copy()})
-        self._space.carry(declare)
 
     @staticmethod
     def _arrays(inputs, kwargs):
