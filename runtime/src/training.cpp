@@ -143,11 +143,14 @@ Status Module::setLearningRate(std::string_view entry, size_t group, float lr) {
     return index.status();
   TrainState &state = impl_->entries[index.value()].train->state;
   std::string where = "setLearningRate: entry '" + std::string(entry) + "'";
-  if (group > state.groups.size())
-    return Status::error(
-        where + " has " + std::to_string(state.groups.size() + 1) +
-        " param groups, so group " + std::to_string(group) +
-        " does not exist; expected 0.." + std::to_string(state.groups.size()));
+  if (group > state.groups.size()) {
+    size_t groups = state.groups.size() + 1;
+    return Status::error(where + " has " + std::to_string(groups) +
+                         (groups == 1 ? " param group" : " param groups") +
+                         ", so group " + std::to_string(group) +
+                         " does not exist; expected 0.." +
+                         std::to_string(groups - 1));
+  }
   AdamWDesc adamw = state.groups[group - 1];
   adamw.lr = lr;
   CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(

@@ -308,6 +308,20 @@ TEST_F(TrainTest, SetAdamWKeepsTheCompiledWeightDecayMode) {
   }
 }
 
+// A learning rate of another param group than the entry has is refused,
+// naming the groups there are; group 0 is setLearningRate's.
+TEST_F(TrainTest, LearningRateOfAGroupTheEntryLacksIsRefused) {
+  std::unique_ptr<Module> m = load(makeTrainModule(true));
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->setLearningRate("train", 0, 0.02f).isOk());
+  EXPECT_EQ(m->trainState("train").value().adamw.lr, 0.02f);
+  Status s = m->setLearningRate("train", 1, 0.02f);
+  EXPECT_THAT(s.message(),
+              HasSubstr("setLearningRate: entry 'train' has 1 param group, so "
+                        "group 1 does not exist; expected 0..0"));
+  EXPECT_EQ(m->trainState("train").value().adamw.lr, 0.02f);
+}
+
 TEST_F(TrainTest, OptimizerBuffersStartAtZero) {
   // Each module trains, so freed device memory holds non-zero moments that
   // the next module's allocation may reuse.
