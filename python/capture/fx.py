@@ -192,6 +192,7 @@ class Imported:
                            param_groups=param_groups or None)
         self._lr = lr
         self._group_lrs = [g["lr"] for g in param_groups]
+        self._group_index = {}  # optimizer group i -> the step's (_step_groups)
         self._first = self._shaped(arrays)
         self._steps[_shape_key(arrays)] = self._first
         self._active = self._first
@@ -209,14 +210,12 @@ class Imported:
             return _loss_outputs(graph.run(signature.wrap(inputs)))
 
         t = capture.Tracer(self.params)
+        groups = self._step_groups()
         t.train_step("check", {n: (list(a.shape), a.dtype.name)
                                for n, a in signature.runtime(
                                    arrays, draw=False).items()},
-                     outputs, **self._adamw)
+                     outputs, **dict(self._adamw, param_groups=groups))
         a = self._adamw
-        groups = a["param_groups"] and [
-            dict(g, lr=lr) for g, lr in zip(a["param_groups"],
-                                            self._group_lrs)]
         step = capture.capture_step(
             outputs, self.params, lr=self._lr, betas=a["betas"],
             eps=a["eps"], weight_decay=a["weight_decay"],
@@ -224,6 +223,21 @@ class Imported:
             max_grad_norm=a["max_grad_norm"], target=self._target,
             trains=self._trains, param_groups=groups)
         return _Shaped(signature, outputs, step)
+
+    def _step_groups(self):
+        """The optimizer's param groups after the first as the step's, at
+        their current lr: each with the weights the step trains (PyTorch
+        skips a parameter the loss does not reach; a group left with none
+        is no group of the step, and `_group_index` maps the optimizer's
+        group numbers to the step's)."""
+        groups, self._group_index = [], {}
+        for i, (g, lr) in enumerate(zip(self._adamw["param_groups"] or [],
+                                        self._group_lrs), 1):
+            weights = [w for w in g["weights"] if w in self._trains]
+            if weights:
+                groups.append(dict(g, weights=weights, lr=lr))
+                self._group_index[i] = len(groups)
+        return groups or None
 
     def _loss_graph(self, arrays):
         """The loss's signature (its graph as `.graph`): the floats it reads
@@ -344,8 +358,8 @@ class Imported:
             shaped.step.restore_optimizer(state["m"], state["v"],
                                           int(state["step"]))
             shaped.step.set_learning_rate(self._lr)
-            for i, lr in enumerate(self._group_lrs, 1):
-                shaped.step.set_learning_rate(lr, group=i)
+            for i, j in self._group_index.items():
+                shaped.step.set_learning_rate(self._group_lrs[i - 1], group=j)
             limit = old.train_state()["max_grad_norm"]
             if limit is not None:  # None: imported without clipping
                 shaped.step.set_max_grad_norm(limit)
@@ -371,7 +385,9 @@ class Imported:
         for i, lr in enumerate(lrs[1:], 1):
             if lr != self._group_lrs[i - 1]:
                 self._group_lrs[i - 1] = lr
-                self._active.step.set_learning_rate(lr, group=i)
+                if i in self._group_index:  # else it trains nothing here
+                    self._active.step.set_learning_rate(
+                        lr, group=self._group_index[i])
 
     def forward(self, inputs=None, **kwargs):
         """The model's forward on the current (trained) weights, traced and
@@ -477,10 +493,11 @@ class Imported:
         t = capture.Tracer(self.params)
         if self._first is not None:
             first = self._first
+            adamw = dict(self._adamw, param_groups=self._step_groups())
             t.train_step("train", {n: (list(a.shape), a.dtype.name)
                                    for n, a in first.signature.runtime(
                                        self._examples, draw=False).items()},
-                         first.outputs, **self._adamw)
+                         first.outputs, **adamw)
         if forward_inputs is not None:
             arrays = self._arrays(forward_inputs, {})
             signature, graph, _ = self._forward_for(arrays)

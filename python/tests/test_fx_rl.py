@@ -267,6 +267,30 @@ class RLTest(unittest.TestCase):
                         "changed from 1e-08 to 1e-06 after import"):
                     imported.step(batch)
 
+        # A group whose parameters the loss does not reach (an unused head)
+        # trains nothing, as in PyTorch, which skips them; its lr may change.
+        torch.manual_seed(0)
+        model, twin = ContinuousAgent(), ContinuousAgent()
+        twin.load_state_dict(model.state_dict())
+        for m in (model, twin):
+            m.unused = nn.Linear(3, 3)
+        twin.unused.load_state_dict(model.unused.state_dict())
+
+        def with_unused(m):
+            return groups(m) + [{"params": m.unused.parameters(), "lr": 1.0}]
+        opt, t_opt = (torch.optim.Adam(with_unused(m), lr=3e-4)
+                      for m in (model, twin))
+        imported = capture.fx.import_module(
+            model, ppo_continuous_loss, batch, optimizer=opt,
+            max_grad_norm=0.5, device=self.device)
+        ours = []
+        for k in range(3):
+            opt.param_groups[2]["lr"] = 0.5 / (k + 1)
+            ours.append(imported.step(batch))
+        check_steps(self, ours, torch_steps(twin, ppo_continuous_loss, batch,
+                                            t_opt, 0.5, 3))
+        check_weights(self, imported.state_dict(), twin, 1e-3, 3)
+
     def continuous_batch(self, n, seed):
         g = torch.Generator().manual_seed(seed)
         return {"obs": torch.randn(n, 3, generator=g),
