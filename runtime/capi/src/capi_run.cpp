@@ -232,6 +232,15 @@ capture_status capture_module_set_learning_rate(capture_module *module,
       "capture_module_set_learning_rate", module, entry, lr);
 }
 
+capture_status capture_module_set_group_learning_rate(capture_module *module,
+                                                      const char *entry,
+                                                      size_t group, float lr) {
+  return trainSetter("capture_module_set_group_learning_rate", module, entry,
+                     [&](Module &m, const std::string &e) {
+                       return m.setLearningRate(e, group, lr);
+                     });
+}
+
 capture_status capture::capi::moduleSetMaxGradNorm(const char *fn,
                                                    capture_module *module,
                                                    const char *entry,

@@ -544,6 +544,10 @@ TEST_F(CapiTest, EveryFunctionRefusesANullModule) {
            [&] { return capture_module_record_count(nullptr, &u64); }},
           {"capture_module_set_learning_rate",
            [&] { return capture_module_set_learning_rate(nullptr, "e", 1); }},
+          {"capture_module_set_group_learning_rate",
+           [&] {
+             return capture_module_set_group_learning_rate(nullptr, "e", 1, 1);
+           }},
           {"capture_module_set_max_grad_norm",
            [&] { return capture_module_set_max_grad_norm(nullptr, "e", 1); }},
           {"capture_module_set_adamw",

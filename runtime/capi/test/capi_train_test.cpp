@@ -225,6 +225,15 @@ TEST_F(CapiTest, HyperparameterSetters) {
                   m.get(), "train", std::numeric_limits<float>::quiet_NaN())),
               isError(bad, {"capture_module_set_learning_rate: "}));
   EXPECT_EQ(trainState(m.get()).adamw.lr, 0.01f);
+  // Param group 0 is the entry's own; it has no other.
+  CAPI_ASSERT_OK(
+      capture_module_set_group_learning_rate(m.get(), "train", 0, 0.02f));
+  EXPECT_EQ(trainState(m.get()).adamw.lr, 0.02f);
+  EXPECT_THAT(
+      error(capture_module_set_group_learning_rate(m.get(), "train", 1, 0.1f)),
+      isError(bad, {"capture_module_set_group_learning_rate: ",
+                    "has 1 param group, so group 1 does not exist"}));
+  CAPI_ASSERT_OK(capture_module_set_learning_rate(m.get(), "train", 0.01f));
 
   capture_adamw wrong{0.1f, 1.0f, 0.999f, 1e-8f, 0.0f};
   EXPECT_THAT(error(capture_module_set_adamw(m.get(), "train", &wrong)),

@@ -496,6 +496,13 @@ capture_module_record_count(const capture_module *module, uint64_t *out_count);
 CAPTURE_API capture_status capture_module_set_learning_rate(
     capture_module *module, const char *entry, float lr);
 
+/// Sets the learning rate of param group `group` (0: the first, as
+/// capture_module_set_learning_rate) of the next steps of `entry`; finite and
+/// >= 0. CAPTURE_STATUS_INVALID_ARGUMENT, naming the groups there are, for a
+/// group the entry does not have.
+CAPTURE_API capture_status capture_module_set_group_learning_rate(
+    capture_module *module, const char *entry, size_t group, float lr);
+
 /// Sets the gradient clipping limit of the next steps of `entry`; finite and
 /// > 0. An error for an entry compiled without clipping.
 CAPTURE_API capture_status capture_module_set_max_grad_norm(
