@@ -84,15 +84,13 @@ class _Program:
             return values[ref[1]]
         for kind, operands, alpha, loc in self.ops:
             a, b = (get(r) for r in operands[:2])
-            if kind == "add":
-                value = capture.add(a, b if alpha == 1 else
-                                    capture.mul(b, alpha, loc=loc), loc=loc)
-            elif kind == "sub":
-                value = capture.sub(a, b if alpha == 1 else
-                                    capture.mul(b, alpha, loc=loc), loc=loc)
+
+            def scaled(x):  # PyTorch's alpha * x
+                return x if alpha == 1 else capture.mul(x, alpha, loc=loc)
+            if kind in ("add", "sub"):
+                value = getattr(capture, kind)(a, scaled(b), loc=loc)
             elif kind == "rsub":  # b - alpha * a
-                value = capture.sub(b, a if alpha == 1 else
-                                    capture.mul(a, alpha, loc=loc), loc=loc)
+                value = capture.sub(b, scaled(a), loc=loc)
             elif kind == "lerp":  # a + w * (b - a)
                 w = get(operands[2])
                 value = capture.add(a, capture.mul(
@@ -165,8 +163,7 @@ class _Recorder(TorchDispatchMode):
                 return out  # an alias of the weight itself (.data)
             return self._made(out, ref)
         if name == "copy" and in_place:
-            dst, src = args[0], args[1]
-            return self._write(func, dst, self._operand(src, func), dst)
+            return self._write(func, args[0], self._operand(args[1], func))
         if name not in _BINARY:
             self._refuse(func, "it (not an op an update takes)")
         out_arg = kwargs.pop("out", None)
@@ -177,15 +174,16 @@ class _Recorder(TorchDispatchMode):
         host = [h for _, h in operands]
         ref = self.program.add(name, [r for r, _ in operands], float(alpha),
                                self._loc())
-        value = getattr(torch, name)(*host, **(
-            {"alpha": alpha} if alpha != 1 else {})) \
-            if name != "lerp" else torch.lerp(*host)
+        value = getattr(torch, name)(
+            *host, **({"alpha": alpha} if alpha != 1 else {}))
         if in_place:
             dst = out_arg if out_arg is not None else args[0]
-            return self._write(func, dst, (ref, value), dst)
+            return self._write(func, dst, (ref, value))
         return self._made(value, ref)
 
-    def _write(self, func, dst, new, returned):
+    def _write(self, func, dst, new):
+        """`dst` (a weight, or a tensor made here) written with `new`, (ref,
+        host value); returns `dst`, as the in-place op does."""
         ref, value = new
         name = self._weight(dst)
         if name is None:
@@ -193,7 +191,7 @@ class _Recorder(TorchDispatchMode):
                 self.refs[id(dst)] = ref
                 with torch.no_grad():
                     dst.copy_(value)
-                return returned
+                return dst
             self._refuse(func, "a write to a tensor that is no weight of "
                          "the shared imports")
         if ref[0] == "c" or tuple(value.shape) != tuple(dst.shape):
@@ -205,7 +203,7 @@ class _Recorder(TorchDispatchMode):
         self.current[name] = (ref, value.detach().clone())
         self.program.writes[name] = ref
         self.program.write_locs[name] = self._loc()
-        return returned
+        return dst
 
 
 class Update:
@@ -217,6 +215,9 @@ class Update:
         self._space = space
         self._target = target
         self._free = FreeNumbers(fn)
+        # The names fn's code reads: attributes of its globals among them.
+        self._names = sorted(_code_names(fn.__code__)) \
+            if hasattr(fn, "__code__") else []
         self._recordings = {}  # key -> (capture.Captured, written names)
         self._last = None
 
@@ -232,15 +233,13 @@ class Update:
                 return tuple(sorted((k, key(v)) for k, v in x.items()))
             return ("value", type(x).__name__, x)
         free = []
-        names = _code_names(self._fn.__code__) \
-            if hasattr(self._fn, "__code__") else set()
         for n in sorted(self._free.where):
             v = self._free._get(n)
             if isinstance(v, (numbers.Real, str)):
                 free.append((n, v))
             elif v is not None and not callable(v) and \
                     not isinstance(v, type(torch)):
-                for attr in sorted(names):
+                for attr in self._names:
                     a = getattr(v, attr, None)
                     if isinstance(a, numbers.Real):
                         free.append((n + "." + attr, a))

@@ -364,8 +364,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   SmallVector<AssignWeightOp> assigns(body.getOps<AssignWeightOp>());
   std::stable_partition(assigns.begin(), assigns.end(),
                         [](AssignWeightOp assign) {
-                          return isa_and_nonnull<ReadWeightOp>(
-                              aliasRoot(assign.getValue()).getDefiningOp());
+                          return bool(weightSource(assign.getValue()));
                         });
   for (AssignWeightOp assign : assigns) {
     auto weight = SymbolTable::lookupNearestSymbolFrom<WeightOp>(

@@ -15,6 +15,10 @@ namespace capture {
 /// users.
 mlir::Value aliasRoot(mlir::Value value);
 
+/// The ag.read_weight `value` is (through reshapes), when it is an
+/// uncomputed weight, else null.
+ag::ReadWeightOp weightSource(mlir::Value value);
+
 /// Whether `op` is an elementwise region that runs inside the AdamW kernel
 /// (kUpdatePrologueAttr): its result is never stored.
 bool isUpdatePrologue(mlir::Operation *op);

@@ -150,8 +150,7 @@ PlaceAttr capture::gradSlot(PackGradsOp grads, unsigned i) {
                                 static_cast<int64_t>(sizeof(float)));
 }
 
-/// The weight `value` is read from, when it is one (uncomputed), else null.
-static ReadWeightOp weightSource(Value value) {
+ReadWeightOp capture::weightSource(Value value) {
   return aliasRoot(value).getDefiningOp<ReadWeightOp>();
 }
 
@@ -159,47 +158,44 @@ static ReadWeightOp weightSource(Value value) {
 /// those read from a weight first (while every weight holds its old value),
 /// then the computed ones. Fails on what no order of copies computes: one
 /// weight copied into another that is itself assigned a weight (a swap, or
-/// a chain of hard copies); and on a probe of an assigned weight.
+/// a chain of hard copies); and on a probe of an assigned weight, which is
+/// read after the replay, from the weight's new value.
 static LogicalResult checkAssigns(Block &body) {
-  llvm::StringMap<AssignWeightOp> copied; // weight -> its assign from a weight
-  for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
-    if (weightSource(assign.getValue()))
-      copied[assign.getWeight()] = assign;
-  for (AssignWeightOp assign : body.getOps<AssignWeightOp>()) {
-    ReadWeightOp source = weightSource(assign.getValue());
-    if (!source)
-      continue;
-    if (AssignWeightOp other = copied.lookup(source.getWeight())) {
-      InFlightDiagnostic diag =
-          assign.emitOpError()
-          << "copies @" << source.getWeight() << " into @" << assign.getWeight()
-          << ", but @" << source.getWeight()
-          << " is itself assigned a weight's value in this entry: a compiled "
-             "entry copies weights into weights at its end, in no order that "
-             "keeps both old values; assign one of them in another entry";
-      diag.attachNote(other.getLoc()) << "the other copy";
-      return diag;
-    }
-  }
-  // A probe of a weight is read from the weight's range after the replay,
-  // when an assign has written it.
   llvm::StringMap<AssignWeightOp> assigned;
   for (AssignWeightOp assign : body.getOps<AssignWeightOp>())
     assigned[assign.getWeight()] = assign;
-  for (ProbeOp probe : body.getOps<ProbeOp>()) {
-    ReadWeightOp source = weightSource(probe.getInput());
-    if (!source)
+  // The assign of the weight `value` is read from, if any.
+  auto assignOfSource = [&](Value value) -> AssignWeightOp {
+    ReadWeightOp source = weightSource(value);
+    return source ? assigned.lookup(source.getWeight()) : AssignWeightOp();
+  };
+  for (AssignWeightOp assign : body.getOps<AssignWeightOp>()) {
+    AssignWeightOp other = assignOfSource(assign.getValue());
+    if (!other || !weightSource(other.getValue()))
       continue;
-    if (AssignWeightOp assign = assigned.lookup(source.getWeight())) {
-      InFlightDiagnostic diag =
-          probe.emitOpError()
-          << "probes @" << source.getWeight()
-          << ", which this entry assigns: a probe is read after the replay, "
-             "when the weight holds its new value; probe a value computed "
-             "from it, or read the weight before the entry";
-      diag.attachNote(assign.getLoc()) << "the assign";
-      return diag;
-    }
+    StringRef source = other.getWeight();
+    InFlightDiagnostic diag =
+        assign.emitOpError()
+        << "copies @" << source << " into @" << assign.getWeight() << ", but @"
+        << source
+        << " is itself assigned a weight's value in this entry: a compiled "
+           "entry copies weights into weights at its end, in no order that "
+           "keeps both old values; assign one of them in another entry";
+    diag.attachNote(other.getLoc()) << "the other copy";
+    return diag;
+  }
+  for (ProbeOp probe : body.getOps<ProbeOp>()) {
+    AssignWeightOp assign = assignOfSource(probe.getInput());
+    if (!assign)
+      continue;
+    InFlightDiagnostic diag =
+        probe.emitOpError()
+        << "probes @" << assign.getWeight()
+        << ", which this entry assigns: a probe is read after the replay, "
+           "when the weight holds its new value; probe a value computed "
+           "from it, or read the weight before the entry";
+    diag.attachNote(assign.getLoc()) << "the assign";
+    return diag;
   }
   return success();
 }
