@@ -14,9 +14,12 @@ Three captured forms: "apart", each import holding the weights it reads
 (the critics trained by one are downloaded and uploaded into the actor's,
 the actor's into the critics', and the soft update runs in PyTorch on
 values read back); "shared", the imports over one set of weights
-(share=), the soft update still in PyTorch; "device", shared and the soft
-update imported with capture.fx.import_update: four submissions an update
-and no weight crossing to the host.
+(share=), their steps deferred into one submission, the soft update still
+in PyTorch; "device", shared and the soft update imported with
+capture.fx.import_update: the whole update is one submission (deferred
+calls, runtime deferred.h) and no weight crosses to the host; "at once",
+the same with capture.fx.DEFER_CALLS = False (a submission per call, as
+before deferral), which shows what the deferral saves.
 
 usage: PYTHONPATH=build/python bench/fx_sac.py [--batch 256] [--hidden 256]
            [--updates 50] [--rounds 5] [--json FILE]
@@ -163,7 +166,7 @@ def torch_update(agent, batch, obs):
     agent.soft_update()
 
 
-def captured(agent, batch, obs, shared, on_device=False):
+def captured(agent, batch, obs, shared, on_device=False, defer=True):
     critic_loss, actor_loss, alpha_loss = agent.losses
     critic = capture.fx.import_module(
         {"qf1": agent.qf1, "qf2": agent.qf2}, critic_loss, batch,
@@ -184,11 +187,13 @@ def captured(agent, batch, obs, shared, on_device=False):
         if on_device else agent.soft_update
 
     def update():
+        capture.fx.DEFER_CALLS = defer
         critic.step(batch)
         policy.step(obs)
         temperature.step(obs)
         agent.read_alpha()
         soft_update()
+        capture.fx.DEFER_CALLS = True
     return update
 
 
@@ -207,7 +212,9 @@ def main():
     updates = {"apart": captured(SAC(args.hidden, 0), batch, obs, False),
                "shared": captured(SAC(args.hidden, 0), batch, obs, True),
                "device": captured(SAC(args.hidden, 0), batch, obs, True,
-                                  on_device=True)}
+                                  on_device=True),
+               "at once": captured(SAC(args.hidden, 0), batch, obs, True,
+                                   on_device=True, defer=False)}
     for update in updates.values():
         update()  # the first calls record
     torch_update(theirs, batch, obs)
@@ -223,7 +230,8 @@ def main():
                              args.updates))
     for name, what in (("apart", "3 imports, each its own weights"),
                        ("shared", "3 imports, share= one set of weights"),
-                       ("device", "share=, soft update by import_update")):
+                       ("device", "share=, soft update by import_update"),
+                       ("at once", "the same, DEFER_CALLS = False")):
         print("  capture.fx (%s): %8.0f us/update, PyTorch / captured "
               "%.2fx" % (what, us[name], us["torch"] / us[name]))
     print("  PyTorch: %8.0f us/update" % us["torch"])

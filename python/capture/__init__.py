@@ -73,6 +73,7 @@ Init = _capture.Init
 Tracer = _capture.Tracer
 Captured = _capture.Captured
 CapturedStep = _capture.CapturedStep
+Deferred = _capture.Deferred
 capture = _capture.capture
 capture_step = _capture.capture_step
 
@@ -86,4 +87,4 @@ globals().update({name: getattr(_capture, name) for name in _OPS})
 
 __all__ = ["Device", "Module", "devices", "advise_cpu_threads", "Error", "UpdateRefused",
            "OutOfMemory", "Params", "Weight", "Tensor", "Init", "Tracer",
-           "Captured", "CapturedStep", "capture", "capture_step"] + _OPS
+           "Captured", "CapturedStep", "Deferred", "capture", "capture_step"] + _OPS

@@ -12,9 +12,68 @@ optimizer steps its own. The recordings declare the trainable weights
 first, in declaration order, and ag-plan-buffers places each pack where
 its first weight is, so every module of the space lays the weights out
 alike and shares one Weights buffer.
+
+The steps and updates of a space with several members are deferred
+(runtime deferred.h): each call returns at once, its outputs to come
+(Outputs, a read-only dict that waits on its first read), and the device
+runs every waiting call in one submission when something needs one: an
+output read, a read of a module's weights (SAC's alpha = log_alpha.exp()
+.item()), a forward, or a second call of the same recording. So SAC's
+whole update (critics, actor, temperature, soft update) is one submission.
+An error of a waiting call (a refused step) is raised by the first call of
+the space after its submission, or by reading its outputs.
 """
 
+import collections.abc
+
 import capture
+
+
+class Outputs(collections.abc.Mapping):
+    """A deferred call's outputs, by name (numpy arrays): a dict whose
+    first read waits for the call's submission, submitting the waiting
+    calls first if need be."""
+
+    __slots__ = ("_deferred", "_what", "_values")
+
+    def __init__(self, deferred, what):
+        self._deferred = deferred  # the capture.Deferred
+        self._what = what  # names the call in an error ("the step of ...")
+        self._values = None  # the dict, once read
+
+    @property
+    def done(self):
+        """Whether the call's submission ran."""
+        return self._deferred.done
+
+    def _get(self):
+        if self._values is None:
+            try:
+                self._values = self._deferred.result()
+            except capture.Error as e:
+                _name_call(e, self._what)
+                raise
+        return self._values
+
+    def __getitem__(self, name):
+        return self._get()[name]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
+
+    def __repr__(self):
+        return repr(self._get())
+
+
+def _name_call(error, what):
+    """Adds to `error` which deferred call it is (once)."""
+    note = "(in %s, deferred: submitted with the calls of its import's " \
+        "space after it, which ran on the state it left)" % what
+    if note not in getattr(error, "__notes__", ()):
+        error.add_note(note)
 
 
 class Space:
@@ -26,6 +85,8 @@ class Space:
         self.trainable = set()  # names declared trainable
         self.names = {}  # id(tensor) -> its weight's name
         self.imports = []  # the Imported objects over these weights
+        self.updates = 0  # the import_update callables over them
+        self.pending = []  # Outputs of deferred calls not yet collected
         self.stepped = False  # whether any of them has trained
         # Constants the losses make, shared as the weights are.
         self.constants = {}  # id(tensor) -> its weight's name
@@ -61,6 +122,35 @@ class Space:
         if trainable:
             self.trainable.add(name)
         return tensor.detach().cpu().numpy().copy()
+
+    def call(self, what, captured, inputs):
+        """`captured` (a Captured or CapturedStep) on `inputs`: deferred,
+        returning its Outputs, when the space has several members; else at
+        once, returning the dict. Collects the calls submitted before."""
+        self.collect()
+        import capture.fx  # its DEFER_CALLS, read at each call
+        if len(self.imports) + self.updates < 2 or \
+                not capture.fx.DEFER_CALLS:
+            return captured(inputs)
+        out = Outputs(captured.defer(inputs), what)
+        self.pending.append(out)
+        return out
+
+    def collect(self):
+        """Takes the results of the deferred calls submitted so far, and
+        raises the first error among them, naming its call."""
+        if not self.pending or not self.pending[0].done:
+            return  # submitted in order: none is done when the first is not
+        done = [o for o in self.pending if o.done]
+        self.pending = [o for o in self.pending if not o.done]
+        error = None
+        for out in done:
+            try:
+                out._get()
+            except capture.Error as e:
+                error = error or e
+        if error is not None:
+            raise error
 
     def join(self, imported):
         """Adds an import (its model and frozen modules named already). A

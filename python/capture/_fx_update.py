@@ -220,6 +220,7 @@ class Update:
             if hasattr(fn, "__code__") else []
         self._recordings = {}  # key -> (capture.Captured, written names)
         self._last = None
+        space.updates += 1  # its calls are deferred with the steps
 
     def _numbers(self, args, kwargs):
         """The key of a call: what is not a tensor or module by identity,
@@ -298,7 +299,8 @@ class Update:
         for sync in syncs:  # the user's changes, uploaded first
             if not sync.follower:
                 sync.before("update")
-        captured()
+        self._space.call("the update %s" % getattr(
+            self._fn, "__name__", "function"), captured, None)
         for sync in syncs:
             if any(sync.keys[n] in written for n in sync.tensors):
                 sync.trained()

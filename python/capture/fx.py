@@ -42,16 +42,21 @@ from capture._fx_model import (_Models, _as_model, _class_location,
 from capture._fx_values import Unsupported
 from capture._fx_free import FreeNumbers
 from capture._fx_constants import Constants
-from capture._fx_space import Space
+from capture._fx_space import Outputs, Space
 from capture._fx_sync import ModuleSync
 from capture._fx_update import Update
 
-__all__ = ["import_module", "import_update", "Imported", "Unsupported",
-           "MAX_SHAPES"]
+__all__ = ["import_module", "import_update", "Imported", "Outputs",
+           "Unsupported", "MAX_SHAPES", "DEFER_CALLS"]
 
 # How many input shapes a step records (a short last minibatch, another
 # rollout size): each is its own recording over the shared weights.
 MAX_SHAPES = 4
+
+# Whether the steps and updates of imports that share weights are deferred
+# into one submission (_fx_space, docs/python.md); False runs each call at
+# once, so that a refused step raises at its own call.
+DEFER_CALLS = True
 
 
 class Imported:
@@ -319,8 +324,11 @@ class Imported:
         shaped = self._for_shapes(arrays)
         arrays = shaped.signature.runtime(arrays)
         self._follow_optimizer()
-        out = shaped.step(arrays)
+        out = self._space.call(
+            "the step of %s" % getattr(self._loss_fn, "__name__", "the loss"),
+            shaped.step, arrays)
         self._trained()
+        self._space.collect()  # a bare tensor's read submitted the calls
         return out
 
     def _trained(self):
@@ -393,9 +401,12 @@ class Imported:
         """The model's forward on the current (trained) weights, traced and
         recorded once per input shape."""
         arrays = self._arrays(inputs, kwargs)
+        self._space.collect()
         self._before("forward")
         signature, _, forward = self._forward_for(arrays)
-        return forward(signature.runtime(arrays))
+        out = forward(signature.runtime(arrays))
+        self._space.collect()  # the deferred calls went first
+        return out
 
     def _forward_for(self, arrays):
         """(signature, graph, captured) of the forward at these shapes: one

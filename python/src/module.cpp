@@ -111,9 +111,18 @@ PYBIND11_MODULE(_capture, m) {
                              [](const Device &d) {
                                return describeCpuThreads(d.cpuThreadsSetting());
                              })
-      .def_property_readonly("wait", [](const Device &d) {
-        return describeWait(d.waitSetting());
-      });
+      .def_property_readonly(
+          "wait", [](const Device &d) { return describeWait(d.waitSetting()); })
+      .def_property_readonly(
+          "submit_count", &Device::submitCount,
+          "vkQueueSubmit calls made on this device so far, by all its "
+          "modules (a submission of deferred calls counts once).")
+      .def_property_readonly("deferred_count", &Device::deferredCount,
+                             "Deferred calls waiting for submission.")
+      .def(
+          "submit_deferred", [](Device &d) { check(d.submitDeferred()); },
+          "Submits the waiting deferred calls in one submission; their "
+          "results (or errors) wait in their capture.Deferred.");
 
   py::class_<PyModule>(m, "Module")
       .def_static(

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/Tracer/Capture.h"
+#include "capture/rt/deferred.h"
 
 #include "convert.h"
 #include "ops.h"
@@ -177,6 +178,50 @@ template <typename C> struct PyCallable {
   }
 };
 using PyCaptured = PyCallable<Captured>;
+
+/// A deferred call (capture.Deferred): its outputs once the device's
+/// deferred runs were submitted (runtime deferred.h).
+struct PyDeferred {
+  /// The runtime's handle; empty once its result was taken.
+  rt::DeferredRun run;
+  /// The outputs, once taken.
+  std::optional<py::dict> outputs;
+  /// The error, once taken.
+  std::optional<rt::Status> error;
+
+  /// The outputs, submitting the waiting runs first if need be; raises the
+  /// run's error (again on every call).
+  py::dict result() {
+    if (!outputs && !error) {
+      rt::Result<rt::RunResult> r = run.take();
+      if (r.isError())
+        error = r.status();
+      else
+        outputs = toDict(std::move(r.value().outputs));
+    }
+    if (error)
+      raise(*error);
+    return *outputs;
+  }
+};
+
+/// Defers one call of `w` (RunOptions::deferred): checked, recorded if
+/// need be and its inputs packed now; submitted with the device's other
+/// deferred runs when something needs them.
+template <typename C>
+PyDeferred deferCall(PyCallable<C> &w, const py::object &inputs,
+                     const py::kwargs &kwargs) {
+  InputViews views(callInputs(inputs, kwargs));
+  PyDeferred d;
+  rt::RunOptions options;
+  options.deferred = &d.run;
+  auto r = w.callable.run(views.views(), options, locate(py::none()));
+  if (r.isError()) {
+    w.pending->reraise();
+    raise(r.status());
+  }
+  return d;
+}
 using PyCapturedStep = PyCallable<CapturedStep>;
 
 /// What both callables' bindings share: why_recorded, stats, free, and the
@@ -184,6 +229,10 @@ using PyCapturedStep = PyCallable<CapturedStep>;
 template <typename C> void addShared(py::class_<PyCallable<C>> &c) {
   using W = PyCallable<C>;
   c.def("__call__", &W::call, py::arg("inputs") = py::none())
+      .def("defer", &deferCall<C>, py::arg("inputs") = py::none(),
+           "As a call, deferred: returns a capture.Deferred at once; the "
+           "device's deferred calls are submitted together, in order, when "
+           "something needs them (a result, any other work on the device).")
       .def_property_readonly(
           "why_recorded", [](const W &w) { return w.callable.whyRecorded(); },
           "Why the last call traced the function ('' when it replayed).")
@@ -329,6 +378,20 @@ void capture::python::bindTracer(py::module_ &m) {
       });
   addOperators(weight);
 
+  py::class_<PyDeferred>(m, "Deferred",
+                         "A deferred call: its outputs come with the "
+                         "device's next submission of deferred calls.")
+      .def_property_readonly(
+          "done",
+          [](const PyDeferred &d) {
+            return d.outputs || d.error || d.run.done();
+          },
+          "Whether its submission ran (result() will not submit).")
+      .def("result", &PyDeferred::result,
+           "The outputs (a dict of numpy arrays), submitting the waiting "
+           "calls first if need be; raises the call's error (a refused "
+           "step).");
+
   py::class_<Params>(m, "Params",
                      "A model's weights, shared by every function captured "
                      "over them.")
@@ -357,6 +420,9 @@ void capture::python::bindTracer(py::module_ &m) {
           py::arg("trainable") = true, py::arg("loc") = py::none(),
           py::keep_alive<0, 1>())
       .def("names", &Params::names)
+      .def_property_readonly(
+          "device", [](Params &p) { return take(p.device()); },
+          "The device the weights live on (created on first use).")
       .def(
           "values", [](Params &p) { return toDict(take(p.values())); },
           "Every weight's current value, in declaration order.")

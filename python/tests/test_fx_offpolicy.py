@@ -262,6 +262,37 @@ def replay_batch(n=16, seed=3):
             "dones": (torch.rand(n, generator=g) < 0.2).float()}
 
 
+def sac_networks():
+    """SAC's networks (actor, qf1, qf2, both targets, log_alpha) and a twin
+    for PyTorch's own update."""
+    torch.manual_seed(0)
+    nets = [SACActor(), SoftQNetwork(), SoftQNetwork()]
+    nets += [copy.deepcopy(nets[1]), copy.deepcopy(nets[2]),
+             torch.zeros(1, requires_grad=True)]
+    twin = [copy.deepcopy(n) for n in nets[:5]] + [
+        nets[5].detach().clone().requires_grad_(True)]
+    return nets, twin
+
+
+def sac_optimizers(nets):
+    """The critics', actor's and temperature's Adams over sac_networks."""
+    return (torch.optim.Adam(list(nets[1].parameters()) +
+                             list(nets[2].parameters()), lr=1e-3),
+            torch.optim.Adam(nets[0].parameters(), lr=3e-4),
+            torch.optim.Adam([nets[5]], lr=1e-3))
+
+
+def check_sac_weights(test, nets, twin, steps):
+    """The user's SAC objects hold PyTorch's values after `steps`."""
+    test.assertAlmostEqual(float(nets[5]), float(twin[5]), places=6)
+    test.assertNotEqual(float(nets[5]), 0.0)
+    for mine, theirs, lr in zip(nets[:5], twin[:5],
+                                (3e-4, 1e-3, 1e-3, 1e-3, 1e-3)):
+        check_weights(test, {n: p.detach().numpy()
+                             for n, p in mine.named_parameters()},
+                      theirs, lr, steps)
+
+
 class OffPolicyTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -292,23 +323,12 @@ class OffPolicyTest(unittest.TestCase):
                 self.sac_update(shared)
 
     def sac_update(self, shared):
-        torch.manual_seed(0)
-        nets = [SACActor(), SoftQNetwork(), SoftQNetwork()]
-        nets += [copy.deepcopy(nets[1]), copy.deepcopy(nets[2]),
-                 torch.zeros(1, requires_grad=True)]
-        twin = [copy.deepcopy(n) for n in nets[:5]] + [
-            nets[5].detach().clone().requires_grad_(True)]
+        nets, twin = sac_networks()
         actor, qf1, qf2, qf1_target, qf2_target, log_alpha = nets
         critic_loss, actor_loss, alpha_loss, read_alpha = sac(*nets)
         t_critic, t_actor, t_alpha, t_read = sac(*twin)
-
-        def optimizers(n):
-            return (torch.optim.Adam(list(n[1].parameters()) +
-                                     list(n[2].parameters()), lr=1e-3),
-                    torch.optim.Adam(n[0].parameters(), lr=3e-4),
-                    torch.optim.Adam([n[5]], lr=1e-3))
-        q_opt, a_opt, al_opt = optimizers(nets)
-        tq_opt, ta_opt, tal_opt = optimizers(twin)
+        q_opt, a_opt, al_opt = sac_optimizers(nets)
+        tq_opt, ta_opt, tal_opt = sac_optimizers(twin)
         batch = replay_batch()
         obs = {"observations": batch["observations"]}
         critic = capture.fx.import_module(
@@ -355,13 +375,7 @@ class OffPolicyTest(unittest.TestCase):
                 soft_update(n[1], n[3], 0.5)
                 soft_update(n[2], n[4], 0.5)
         # The user's own objects hold the trained values.
-        self.assertAlmostEqual(float(log_alpha), float(twin[5]), places=6)
-        self.assertNotEqual(float(log_alpha), 0.0)
-        for mine, theirs, lr in zip(nets[:5], twin[:5],
-                                    (3e-4, 1e-3, 1e-3, 1e-3, 1e-3)):
-            check_weights(self, {n: p.detach().numpy()
-                                 for n, p in mine.named_parameters()},
-                          theirs, lr, 20)
+        check_sac_weights(self, nets, twin, 20)
 
     def test_td3_and_ddpg_updates(self):
         """TD3: the smoothed target (randn_like, clamps with numpy float32

@@ -286,6 +286,19 @@ Status Device::Impl::submit(VkCommandBuffer cmd, VkFence fence,
 
 Status Device::Impl::submit(const std::vector<VkCommandBuffer> &cmds,
                             VkFence fence, const std::string &what) {
+  // Runs deferred before this work go first, in the same submission
+  // (deferred.h); its wait finishes them.
+  std::string named = what;
+  std::vector<VkCommandBuffer> all = takeRiders(fence, named);
+  all.insert(all.end(), cmds.begin(), cmds.end());
+  Status status = submitNow(all, fence, named);
+  if (status.isError())
+    finishRiders(fence, status);
+  return status;
+}
+
+Status Device::Impl::submitNow(const std::vector<VkCommandBuffer> &cmds,
+                               VkFence fence, const std::string &what) {
   CAPTURE_RT_RETURN_IF_ERROR(checkNotLost(what));
   CAPTURE_RT_RETURN_IF_ERROR(
       check(vkResetFences(device, 1, &fence), "vkResetFences", what));
@@ -294,6 +307,7 @@ Status Device::Impl::submit(const std::vector<VkCommandBuffer> &cmds,
   submit.commandBufferCount = static_cast<uint32_t>(cmds.size());
   submit.pCommandBuffers = cmds.data();
   std::lock_guard<std::mutex> lock(queueMutex);
+  ++submits;
   VkResult r = vkQueueSubmit(queue, 1, &submit, fence);
   if (r != VK_SUCCESS && r != VK_ERROR_DEVICE_LOST)
     // The fence is reset and nothing will signal it: an empty submission
@@ -308,6 +322,7 @@ void Device::Impl::waitBeforeDestroy(VkFence fence) {
   if (fence && !lost.load())
     (void)check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
                 "vkWaitForFences", "destruction");
+  finishRiders(fence, Status::error("the submission was never waited for"));
 }
 
 Status Device::Impl::reserveMemory(uint64_t bytes, const std::string &what) {
@@ -334,6 +349,8 @@ Device::Impl::~Impl() {
     // does not matter: destroying is allowed after device loss too.
     if (!lost.load())
       (void)vkDeviceWaitIdle(device);
+    if (deferredFence)
+      vkDestroyFence(device, deferredFence, nullptr);
     vkDestroyDevice(device, nullptr);
   }
   if (messenger && destroyMessenger)

@@ -4,15 +4,43 @@
 #define CAPTURE_RT_DEVICE_IMPL_H
 
 #include "capture/rt/device.h"
+#include "capture/rt/module.h"
 
 #include "vk_util.h"
 #include "wait.h"
 
 #include <atomic>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace capture::rt {
+
+/// A run deferred with RunOptions::deferred, waiting for the device's next
+/// submission of deferred runs (deferred.cpp).
+struct DeferredItem {
+  /// Its DeferredRun's ticket.
+  uint64_t ticket = 0;
+  /// The Module::Impl whose run it is (one waiting run per module).
+  const void *owner = nullptr;
+  /// Its command buffers, in submission order.
+  std::vector<VkCommandBuffer> cmds;
+  /// Names the run in messages ("entry 'train'").
+  std::string what;
+  /// After the submission, given its status (and the wait's): the run's
+  /// outputs or error; host work only.
+  std::function<Result<RunResult>(const Status &)> finish;
+};
+
+/// What a submitted deferred run left for its DeferredRun to take.
+struct DeferredOutcome {
+  /// Its error (a refused step, a failed submission); ok otherwise.
+  Status status;
+  /// Its outputs when status is ok.
+  RunResult result;
+};
 
 struct Device::Impl {
   Impl() = default;
@@ -39,10 +67,40 @@ struct Device::Impl {
   Status submit(const std::vector<VkCommandBuffer> &cmds, VkFence fence,
                 const std::string &what);
 
+  /// Queues `item` for the next submission of deferred runs; returns its
+  /// ticket (deferred.cpp).
+  uint64_t deferRun(DeferredItem item);
+
+  /// Submits the deferred runs in one vkQueueSubmit, waits, and leaves
+  /// each result for its ticket (Device::submitDeferred; deferred.cpp).
+  Status submitDeferred();
+
+  /// Whether `owner` (a Module::Impl) has a run waiting or in flight.
+  bool hasDeferred(const void *owner) const;
+
+  /// The command buffers of the waiting deferred runs, which the
+  /// submission signalling `fence` takes along ahead of its own work (so
+  /// that no work ever sees state from before a run deferred ahead of it):
+  /// they move to `riding`, and `what` gains their names (deferred.cpp).
+  std::vector<VkCommandBuffer> takeRiders(VkFence fence, std::string &what);
+
+  /// After the submission signalling `fence` was waited for (or failed,
+  /// `status`): the results of the runs it took along (deferred.cpp).
+  void finishRiders(VkFence fence, const Status &status);
+
+  /// submit without the deferred runs: the vkQueueSubmit itself.
+  Status submitNow(const std::vector<VkCommandBuffer> &cmds, VkFence fence,
+                   const std::string &what);
+
   /// Waits for `fence` as `waitSetting` says (wait.cpp); the second half of
   /// submitAndWait. `history`, when given, holds the recent waits of the
   /// same work: a spinning wait sleeps until shortly before the end they
   /// predict, and adds its own.
+  Status waitFence(VkFence fence, const std::string &what,
+                   WaitHistory *history = nullptr);
+
+  /// wait, then the results of the deferred runs the submission signalling
+  /// `fence` took along (deferred.cpp).
   Status wait(VkFence fence, const std::string &what,
               WaitHistory *history = nullptr);
 
@@ -125,6 +183,25 @@ struct Device::Impl {
   uint64_t memoryLimit = 0;
   /// Bytes held by Buffers of this device (Device::memoryInUse).
   std::atomic<uint64_t> memoryInUse{0};
+  /// vkQueueSubmit calls so far (Device::submitCount).
+  std::atomic<uint64_t> submits{0};
+  /// Deferred runs waiting for submission, in the order deferred.
+  std::vector<DeferredItem> deferred;
+  /// Results of submitted deferred runs, by ticket, until taken.
+  std::map<uint64_t, DeferredOutcome> deferredDone;
+  /// Tickets of waiting runs whose DeferredRun was destroyed: their results
+  /// are dropped when they are submitted.
+  std::set<uint64_t> deferredForgotten;
+  /// The next ticket; 0 means none.
+  uint64_t nextTicket = 1;
+  /// Deferred runs taken along by the submission signalling ridingFence,
+  /// until its wait finishes them.
+  std::vector<DeferredItem> riding;
+  /// The fence of the submission `riding` went with.
+  VkFence ridingFence = VK_NULL_HANDLE;
+  /// Signalled by submissions of deferred runs; created by the first one,
+  /// destroyed by ~Impl.
+  VkFence deferredFence = VK_NULL_HANDLE;
 };
 
 /// Creates `impl.instance`; with `impl.validation`, also the validation

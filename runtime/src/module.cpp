@@ -246,6 +246,9 @@ Module::Impl::Impl(std::shared_ptr<Device> device, ModuleDesc desc)
       desc(std::move(desc)) {}
 
 Module::Impl::~Impl() {
+  // A waiting deferred run refers to this module's command buffers.
+  if (dev.hasDeferred(this))
+    (void)dev.submitDeferred();
   // Every submit is waited for, but a failed wait can leave work pending
   // (not on a lost device, where it never ends).
   dev.waitBeforeDestroy(fence);
@@ -520,6 +523,7 @@ Result<HostTensor> Module::getParam(std::string_view name) {
 
 Result<HostTensor> Module::readProbe(std::string_view entryName,
                                      std::string_view probeName) {
+  settleDeferred(*impl_);
   Result<size_t> index = impl_->entryIndex(entryName);
   if (index.isError())
     return index.status();

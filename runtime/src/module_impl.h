@@ -186,6 +186,15 @@ struct Module::Impl {
   std::optional<TimestampSupport> timestamps;
 };
 
+/// Submits the device's deferred runs before module `m` reads host state
+/// they change (the step counter, the last replay) or changes it
+/// (deferred.h); their errors are their own, taken through their
+/// DeferredRuns. Work that submits needs none of this: its submission
+/// takes the waiting runs along, ahead of its own commands.
+inline void settleDeferred(const Module::Impl &m) {
+  (void)m.dev.submitDeferred();
+}
+
 /// Creates the descriptor pool, every entry's descriptor sets, pointing at
 /// the buffer ranges of each dispatch, and a buffer view for each texel
 /// binding (recording.cpp).

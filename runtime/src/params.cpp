@@ -126,6 +126,7 @@ Result<std::vector<NamedTensor>> Module::getParams() {
 }
 
 Result<TrainGradients> Module::readGradients(std::string_view entry) {
+  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "readGradients");
   if (index.isError())
     return index.status();
@@ -157,6 +158,7 @@ Result<TrainGradients> Module::readGradients(std::string_view entry) {
 }
 
 Status Module::resetOptimizer(std::string_view entry) {
+  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "resetOptimizer");
   if (index.isError())
     return index.status();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "capture/rt/deferred.h"
 #include "capture/rt/suggest.h"
 #include "module_impl.h"
 
@@ -288,6 +289,78 @@ packInputs(const Module::Impl &m, EntryState &e,
   return regions;
 }
 
+/// After the submission of a run of entry `state`: the training step's
+/// and the index checks' verdicts, the outputs (copied into `into` where
+/// given) and the probes.
+Result<RunResult> finishRun(Module::Impl &m, EntryState &state,
+                            const std::vector<const OutputView *> &into,
+                            const std::vector<size_t> &probes,
+                            const RunOptions &options, StageTimer &timer) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  Profile *profile = options.profile;
+  m.lastReplayed = static_cast<int64_t>(state.index);
+  state.inputsKnown = true;
+
+  if (!entry.outputs.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
+  // A refused step ran on the device: its profile is still filled, and the
+  // caller's output memory is left as it was.
+  Status step = state.train ? finishTrainStep(m, state) : Status::ok();
+  // A bad index is the cause of the NaN norm that refused the step: say so.
+  Status indices = checkIndexStatuses(entry, state);
+  if (indices.isError())
+    step = indices;
+  if (step.isError()) {
+    timer.lap(&HostStages::unpackUs);
+    if (profile)
+      CAPTURE_RT_RETURN_IF_ERROR(
+          finishProfile(m, state, options.eager, *profile));
+    return step;
+  }
+
+  RunResult result;
+  std::vector<NamedTensor> &outputs = result.outputs;
+  outputs.reserve(entry.outputs.size());
+  for (size_t o = 0; o < entry.outputs.size(); ++o) {
+    const TensorSlotDesc &slot = entry.outputs[o];
+    if (std::find(state.indexCheckOutputs.begin(),
+                  state.indexCheckOutputs.end(),
+                  o) != state.indexCheckOutputs.end())
+      continue;
+    const uint8_t *src = state.stagingOut.mapped() + slot.offset;
+    if (into[o]) {
+      if (slot.size)
+        std::memcpy(into[o]->data, src, slot.size);
+      continue;
+    }
+    NamedTensor out;
+    out.name = slot.name;
+    out.tensor.dtype = slot.dtype;
+    out.tensor.shape = slot.shape;
+    out.tensor.data.assign(src, src + slot.size);
+    outputs.push_back(std::move(out));
+  }
+  if (state.probeStaging.handle() && !probes.empty())
+    CAPTURE_RT_RETURN_IF_ERROR(state.probeStaging.invalidate());
+  for (size_t p : probes) {
+    const TensorSlotDesc &slot = entry.probes[p];
+    NamedTensor out;
+    out.name = slot.name;
+    out.tensor.dtype = slot.dtype;
+    out.tensor.shape = slot.shape;
+    if (slot.size) {
+      const uint8_t *src = state.probeStaging.mapped() + state.probeOffsets[p];
+      out.tensor.data.assign(src, src + slot.size);
+    }
+    result.probes.push_back(std::move(out));
+  }
+  timer.lap(&HostStages::unpackUs);
+  if (profile)
+    CAPTURE_RT_RETURN_IF_ERROR(
+        finishProfile(m, state, options.eager, *profile));
+  return result;
+}
+
 } // namespace
 
 Result<std::vector<NamedTensor>>
@@ -330,6 +403,18 @@ Result<RunResult> Module::runViews(std::string_view entryName,
     return index.status();
   const EntryDesc &entry = m.desc.entries[index.value()];
   EntryState &state = m.entries[index.value()];
+  bool deferred = options.deferred != nullptr;
+  if (deferred && (options.eager || options.profile ||
+                   !options.probes.empty() || !outputViews.empty()))
+    return Status::error(
+        "entry '" + entry.name +
+        "': RunOptions::deferred cannot be combined with eager, profile, "
+        "probes or output views (they need the run's submission now)");
+  // This module's own waiting run holds the input staging and upload
+  // command buffer this run reuses: it goes first, alone. Other waiting
+  // runs go along with this run's submission, ahead of it (deferred.h).
+  if (m.dev.hasDeferred(&m))
+    (void)m.dev.submitDeferred(); // each deferred run's error is its own
 
   CAPTURE_RT_RETURN_IF_ERROR(checkWeightsSet(m, entry, state));
   std::vector<const TensorView *> given;
@@ -396,6 +481,28 @@ Result<RunResult> Module::runViews(std::string_view entryName,
   }
   if (!probes.empty())
     CAPTURE_RT_RETURN_IF_ERROR(recordProbeCopies(m, state, m.probeCmd, probes));
+  if (deferred) {
+    if (!regions.empty())
+      cmds.push_back(m.uploadCmd);
+    cmds.push_back(state.cmd);
+    DeferredItem item;
+    item.owner = &m;
+    item.cmds = std::move(cmds);
+    item.what = "entry '" + entry.name + "'";
+    // The module outlives the item: ~Impl submits its waiting run first.
+    item.finish = [&m, &state](const Status &submitted) -> Result<RunResult> {
+      if (submitted.isError()) {
+        m.uploadEntry = -1;
+        return submitted;
+      }
+      StageTimer timer(nullptr);
+      std::vector<const OutputView *> into(
+          m.desc.entries[state.index].outputs.size(), nullptr);
+      return finishRun(m, state, into, {}, RunOptions(), timer);
+    };
+    *options.deferred = DeferredRun(m.device, m.dev.deferRun(std::move(item)));
+    return RunResult();
+  }
   if (options.eager) {
     CAPTURE_RT_RETURN_IF_ERROR(runEager(m, state, profile, timer));
     m.counters.lastSubmits = std::max<size_t>(dispatchCount(entry), 1);
@@ -431,67 +538,7 @@ Result<RunResult> Module::runViews(std::string_view entryName,
     }
     timer.lap(&HostStages::waitUs);
   }
-  m.lastReplayed = static_cast<int64_t>(index.value());
-  state.inputsKnown = true;
-
-  if (!entry.outputs.empty())
-    CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
-  // A refused step ran on the device: its profile is still filled, and the
-  // caller's output memory is left as it was.
-  Status step = state.train ? finishTrainStep(m, state) : Status::ok();
-  // A bad index is the cause of the NaN norm that refused the step: say so.
-  Status indices = checkIndexStatuses(entry, state);
-  if (indices.isError())
-    step = indices;
-  if (step.isError()) {
-    timer.lap(&HostStages::unpackUs);
-    if (profile)
-      CAPTURE_RT_RETURN_IF_ERROR(
-          finishProfile(m, state, options.eager, *profile));
-    return step;
-  }
-
-  RunResult result;
-  std::vector<NamedTensor> &outputs = result.outputs;
-  outputs.reserve(entry.outputs.size());
-  for (size_t o = 0; o < entry.outputs.size(); ++o) {
-    const TensorSlotDesc &slot = entry.outputs[o];
-    if (std::find(state.indexCheckOutputs.begin(),
-                  state.indexCheckOutputs.end(),
-                  o) != state.indexCheckOutputs.end())
-      continue;
-    const uint8_t *src = state.stagingOut.mapped() + slot.offset;
-    if (into[o]) {
-      if (slot.size)
-        std::memcpy(into[o]->data, src, slot.size);
-      continue;
-    }
-    NamedTensor out;
-    out.name = slot.name;
-    out.tensor.dtype = slot.dtype;
-    out.tensor.shape = slot.shape;
-    out.tensor.data.assign(src, src + slot.size);
-    outputs.push_back(std::move(out));
-  }
-  if (state.probeStaging.handle() && !probes.empty())
-    CAPTURE_RT_RETURN_IF_ERROR(state.probeStaging.invalidate());
-  for (size_t p : probes) {
-    const TensorSlotDesc &slot = entry.probes[p];
-    NamedTensor out;
-    out.name = slot.name;
-    out.tensor.dtype = slot.dtype;
-    out.tensor.shape = slot.shape;
-    if (slot.size) {
-      const uint8_t *src = state.probeStaging.mapped() + state.probeOffsets[p];
-      out.tensor.data.assign(src, src + slot.size);
-    }
-    result.probes.push_back(std::move(out));
-  }
-  timer.lap(&HostStages::unpackUs);
-  if (profile)
-    CAPTURE_RT_RETURN_IF_ERROR(
-        finishProfile(m, state, options.eager, *profile));
-  return result;
+  return finishRun(m, state, into, probes, options, timer);
 }
 
 } // namespace capture::rt

@@ -200,6 +200,7 @@ Status Module::setAdamW(std::string_view entry, const AdamWDesc &adamw) {
 }
 
 Status Module::setTrainStep(std::string_view entry, uint64_t step) {
+  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "setTrainStep");
   if (index.isError())
     return index.status();
@@ -208,6 +209,7 @@ Status Module::setTrainStep(std::string_view entry, uint64_t step) {
 }
 
 Result<TrainState> Module::trainState(std::string_view entry) const {
+  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "trainState");
   if (index.isError())
     return index.status();

@@ -134,8 +134,8 @@ unsigned allowedCpus() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-Status Device::Impl::wait(VkFence fence, const std::string &what,
-                          WaitHistory *history) {
+Status Device::Impl::waitFence(VkFence fence, const std::string &what,
+                               WaitHistory *history) {
   Clock::time_point start = Clock::now();
   auto blockUntilDone = [&]() {
     CAPTURE_RT_RETURN_IF_ERROR(

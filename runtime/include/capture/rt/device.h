@@ -267,6 +267,20 @@ public:
   /// destroyed (and must be, to create working ones).
   bool isLost() const;
 
+  /// Submits the runs deferred on this device (RunOptions::deferred,
+  /// deferred.h) in one submission, in the order deferred, and waits for
+  /// it; each result then waits in its DeferredRun. Success when none
+  /// waited; else the submission's or the wait's error, which every one of
+  /// those runs' results holds too (a refused step is only in its own).
+  Status submitDeferred();
+
+  /// Runs deferred on this device and not submitted yet.
+  size_t deferredCount() const;
+
+  /// vkQueueSubmit calls made on this device so far, by all its modules
+  /// (a submission of deferred runs counts once).
+  uint64_t submitCount() const;
+
   /// Internal state (Vulkan handles); defined in src/device_impl.h.
   struct Impl;
   /// Internal state, for the runtime's own source files and tests.

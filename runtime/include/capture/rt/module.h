@@ -134,6 +134,8 @@ struct Profile {
   std::vector<KernelProfile> kernels;
 };
 
+class DeferredRun;
+
 /// How Module::run runs an entry.
 struct RunOptions {
   /// Runs each dispatch as its own submission (record a command buffer,
@@ -155,6 +157,11 @@ struct RunOptions {
   /// copied or allocated: the entry's probe staging buffer is created on
   /// its first request.
   std::vector<std::string> probes;
+  /// When set, the run is deferred (deferred.h): checked and its inputs
+  /// packed now, submitted later together with the device's other deferred
+  /// runs; *deferred receives its handle, which gives the outputs, and the
+  /// call returns none. Not with eager, profile, probes or output views.
+  DeferredRun *deferred = nullptr;
 };
 
 /// What Module::runFull returns.
