@@ -157,11 +157,12 @@ reference::fillHyperInputs(Entry entry, const TrainingState &state,
                  stored(1.0 - std::pow(beta2, t))});
   };
   add(hyper.lr, hyper.beta1, hyper.beta2, hyper.eps, hyper.weightDecay);
-  for (ag::ParamGroupAttr group : groups) {
+  for (auto [i, group] : llvm::enumerate(groups)) {
     ag::AdamWAttr a = group.getAdamw();
-    add(a.getLr().convertToDouble(), a.getBeta1().convertToDouble(),
-        a.getBeta2().convertToDouble(), a.getEps().convertToDouble(),
-        a.getWeightDecay().convertToDouble());
+    auto lr = hyper.groupLr.find(static_cast<unsigned>(i) + 1);
+    add(lr != hyper.groupLr.end() ? lr->second : a.getLr().convertToDouble(),
+        a.getBeta1().convertToDouble(), a.getBeta2().convertToDouble(),
+        a.getEps().convertToDouble(), a.getWeightDecay().convertToDouble());
   }
   inputs[entry.getInputName(*adamwInput).str()] =
       Tensor::of({values}, std::move(data));

@@ -551,6 +551,19 @@ rt::Result<OptimizerState> CapturedStep::optimizerState() const {
       "(or a weight was re-created since)");
 }
 
+rt::Status CapturedStep::takeOptimizerFrom(const CapturedStep &other) {
+  if (state_ == other.state_)
+    return rt::Status::ok();
+  rt::Module *mine = loadedStep(*state_);
+  rt::Module *theirs = loadedStep(*other.state_);
+  if (mine && theirs && state_->params == other.state_->params)
+    return mine->copyOptimizerState("train", *theirs, "train");
+  rt::Result<OptimizerState> state = other.optimizerState();
+  if (state.isError())
+    return state.status();
+  return restoreOptimizer(state.value());
+}
+
 rt::Status CapturedStep::restoreOptimizer(const OptimizerState &state) {
   if (rt::Module *m = loadedStep(*state_)) {
     CAPTURE_RT_RETURN_IF_ERROR(m->writeMoments("train", state.moments));

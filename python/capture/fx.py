@@ -344,7 +344,8 @@ class Imported:
     def _for_shapes(self, arrays):
         """The step recorded at these shapes, made the active one: the
         optimizer state (moments and t) moves to it from the one before,
-        the weights are shared already."""
+        on the device once both are recorded; the weights are shared
+        already."""
         key = _shape_key(arrays)
         shaped = self._steps.get(key)
         if shaped is None:
@@ -362,9 +363,7 @@ class Imported:
                     if s is not shaped))
         if shaped is not self._active:
             old = self._active.step
-            state = old.optimizer_state()
-            shaped.step.restore_optimizer(state["m"], state["v"],
-                                          int(state["step"]))
+            shaped.step.take_optimizer_from(old)
             shaped.step.set_learning_rate(self._lr)
             for i, j in self._group_index.items():
                 shaped.step.set_learning_rate(self._group_lrs[i - 1], group=j)

@@ -477,7 +477,17 @@ void capture::python::bindTracer(py::module_ &m) {
           },
           py::arg("m"), py::arg("v"), py::arg("step"),
           "Restores a saved optimizer_state(); with the weights "
-          "(Params.set_values) the next steps continue bit for bit.");
+          "(Params.set_values) the next steps continue bit for bit.")
+      .def(
+          "take_optimizer_from",
+          [](PyCapturedStep &c, const PyCapturedStep &other) {
+            check(c.callable.takeOptimizerFrom(other.callable));
+          },
+          py::arg("other"),
+          "Continues the optimizer of `other`, a step over the same Params "
+          "(another batch size): moments and step counter, copied on the "
+          "device when both are recorded; the hyperparameters stay this "
+          "step's.");
 
   m.def(
       "capture",

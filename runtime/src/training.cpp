@@ -267,6 +267,52 @@ Status Module::writeMoments(std::string_view entry,
   return Status::ok();
 }
 
+Status Module::copyOptimizerState(std::string_view entry, const Module &from,
+                                  std::string_view fromEntry) {
+  settleDeferred(*impl_);
+  Module::Impl &m = *impl_;
+  const Module::Impl &f = *from.impl_;
+  Result<size_t> index = m.trainEntryIndex(entry, "copyOptimizerState");
+  if (index.isError())
+    return index.status();
+  Result<size_t> fromIndex = f.trainEntryIndex(fromEntry, "copyOptimizerState");
+  if (fromIndex.isError())
+    return fromIndex.status().withContext("the module to copy from");
+  if (&from == this && index.value() == fromIndex.value())
+    return Status::ok();
+  const EntryDesc &e = m.desc.entries[index.value()];
+  const TrainDesc &to = *e.train;
+  const TrainDesc &src = *f.desc.entries[fromIndex.value()].train;
+  std::string what = "optimizer state of entry '" + e.name + "'";
+  if (f.device.get() != m.device.get())
+    return Status::error("copyOptimizerState: the module to copy from lives "
+                         "on device '" +
+                         f.device->info().name +
+                         "', expected this module's ('" +
+                         m.device->info().name + "')");
+  if (src.moment1.size != to.moment1.size)
+    return Status::error(
+        "copyOptimizerState: entry '" + e.name + "' has moments of " +
+        std::to_string(to.moment1.size / 4) + " floats, entry '" +
+        std::string(fromEntry) + "' of the module to copy from " +
+        std::to_string(src.moment1.size / 4) +
+        ": expected the same parameters (another recording of one step)");
+  CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(m.utilityCmd, what));
+  for (int which = 0; which < 2; ++which) {
+    const BufferRangeDesc &s = which ? src.moment2 : src.moment1;
+    const BufferRangeDesc &d = which ? to.moment2 : to.moment1;
+    recordUtilityCopy(m.utilityCmd, f.buffers[s.buffer]->handle(), s.offset,
+                      m.buffers[d.buffer]->handle(), d.offset, d.size);
+  }
+  CAPTURE_RT_RETURN_IF_ERROR(
+      vkCheck(vkEndCommandBuffer(m.utilityCmd), "vkEndCommandBuffer", what));
+  CAPTURE_RT_RETURN_IF_ERROR(
+      m.dev.submitAndWait(m.utilityCmd, m.fence, "copy of the " + what));
+  m.entries[index.value()].train->state.step =
+      f.entries[fromIndex.value()].train->state.step;
+  return Status::ok();
+}
+
 uint64_t Module::recordCount() const { return impl_->recordCount; }
 
 } // namespace capture::rt

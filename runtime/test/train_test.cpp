@@ -175,6 +175,54 @@ TEST_F(TrainTest, StepsUseTheStepCounter) {
   }
 }
 
+TEST_F(TrainTest, CopyOptimizerStateContinuesAnotherRecording) {
+  // a steps twice; b, a second recording over a's weights, takes a's
+  // optimizer and steps once: bit for bit three steps of one module.
+  std::unique_ptr<Module> a = load(makeTrainModule(false));
+  std::unique_ptr<Module> one = load(makeTrainModule(false));
+  ASSERT_TRUE(a && one);
+  LoadOptions share;
+  share.shareWeightsWith = a.get();
+  std::vector<uint8_t> bytes = writeCapmod(makeTrainModule(false));
+  Result<std::unique_ptr<Module>> b =
+      Module::loadBytes(device, bytes.data(), bytes.size(), share);
+  ASSERT_TRUE(b.isOk()) << b.message();
+  for (const std::vector<float> &x : {trainInputX(), trainInputX2()}) {
+    ASSERT_TRUE(a->run("train", inputs(x)).isOk());
+    ASSERT_TRUE(one->run("train", inputs(x)).isOk());
+  }
+  uint64_t submits = device->submitCount();
+  Status copied = b.value()->copyOptimizerState("train", *a, "train");
+  ASSERT_TRUE(copied.isOk()) << copied.message();
+  EXPECT_EQ(device->submitCount(), submits + 1); // on the device, at once
+  EXPECT_EQ(stepOf(*b.value()), 2u);
+  ASSERT_TRUE(b.value()->run("train", inputs(trainInputX())).isOk());
+  ASSERT_TRUE(one->run("train", inputs(trainInputX())).isOk());
+  EXPECT_EQ(trainStateBytes(*b.value()), trainStateBytes(*one));
+  EXPECT_EQ(stepOf(*b.value()), 3u);
+
+  // Errors change nothing.
+  EXPECT_THAT(b.value()->copyOptimizerState("eval", *a, "train").message(),
+              HasSubstr("'eval'"));
+  EXPECT_THAT(b.value()->copyOptimizerState("train", *a, "eval").message(),
+              AllOf(HasSubstr("the module to copy from"), HasSubstr("'eval'")));
+  ModuleDesc smaller = makeTrainModule(false);
+  for (EntryDesc &e : smaller.entries)
+    if (e.train) {
+      e.train->params.size = e.train->moment1.size = e.train->moment2.size = 32;
+      if (e.train->grads)
+        e.train->grads->size = 32;
+    }
+  std::unique_ptr<Module> other = load(smaller);
+  ASSERT_TRUE(other);
+  EXPECT_THAT(b.value()->copyOptimizerState("train", *other, "train").message(),
+              HasSubstr("entry 'train' has moments of 16 floats, entry "
+                        "'train' of the module to copy from 8: expected the "
+                        "same parameters"));
+  EXPECT_EQ(stepOf(*b.value()), 3u);
+  EXPECT_EQ(trainStateBytes(*b.value()), trainStateBytes(*one));
+}
+
 TEST_F(TrainTest, NonFiniteGradNormRefusesTheStep) {
   std::vector<float> nanX = trainInputX(), infX = trainInputX();
   nanX[3] = std::numeric_limits<float>::quiet_NaN();

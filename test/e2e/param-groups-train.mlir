@@ -8,6 +8,19 @@
 // RUN: %python %S/../Reference/Inputs/print_npy.py %t/ref/w.npy | FileCheck %s --check-prefix=W
 // RUN: %python %S/../Reference/Inputs/print_npy.py %t/dev/b.npy | FileCheck %s --check-prefix=B
 // RUN: %python %S/../Reference/Inputs/print_npy.py %t/ref/b.npy | FileCheck %s --check-prefix=B
+// A learning rate is a param group's: group 1's lr 0 from step 1 leaves b
+// as it was and trains w alone, on the device and in the interpreter.
+// RUN: capture-run %t/m.capmod --entry train --steps 4 --input x=%t/x.npy --input y=%t/y.npy --lr-at 1=0@1 --save-params %t/dev1
+// RUN: capture-interp %s --entry train --steps 4 --input x=%t/x.npy --input y=%t/y.npy --lr-at 1=0@1 --save-params %t/ref1
+// RUN: %python %S/../Reference/Inputs/print_npy.py %t/dev1/b.npy | FileCheck %s --check-prefix=B1
+// RUN: %python %S/../Reference/Inputs/print_npy.py %t/ref1/b.npy | FileCheck %s --check-prefix=B1
+// RUN: %python %S/../Reference/Inputs/print_npy.py %t/dev1/w.npy | FileCheck %s --check-prefix=W1
+// RUN: %python %S/../Reference/Inputs/print_npy.py %t/ref1/w.npy | FileCheck %s --check-prefix=W1
+// Without the group, one value for both would undo their difference.
+// RUN: not capture-run %t/m.capmod --entry train --steps 2 --input x=%t/x.npy --input y=%t/y.npy --lr-at 2=0.1 2>&1 | FileCheck %s --check-prefix=RUN-NO-GROUP
+// RUN: not capture-interp %s --entry train --steps 2 --input x=%t/x.npy --input y=%t/y.npy --lr-at 2=0.1 2>&1 | FileCheck %s --check-prefix=INTERP-NO-GROUP
+// RUN: not capture-run %t/m.capmod --entry train --steps 2 --input x=%t/x.npy --input y=%t/y.npy --lr-at 2=0.1@2 2>&1 | FileCheck %s --check-prefix=RUN-BAD-GROUP
+// RUN: not capture-interp %s --entry train --steps 2 --input x=%t/x.npy --input y=%t/y.npy --lr-at 2=0.1@2 2>&1 | FileCheck %s --check-prefix=INTERP-BAD-GROUP
 
 // End to end: the model of adam-l2-train.mlir under torch.optim.AdamW with
 // two param groups, [{'params': [w]}, {'params': [b], 'lr': 0.2, 'betas':
@@ -29,6 +42,12 @@
 
 // W: [4, 2] -0.034297{{[0-9]*}} -0.095416{{[0-9]*}} 0.095201{{[0-9]*}} 0.589590{{[0-9]*}} -0.292096{{[0-9]*}} 0.390125{{[0-9]*}} 0.505064{{[0-9]*}} -0.585525{{[0-9]*}}{{$}}
 // B: [2] 0.32607{{[0-9]*}} -0.06840{{[0-9]*}}{{$}}
+// B1: [2] 0.5 -0.25{{$}}
+// W1: [4, 2] -0.026621{{[0-9]*}} -0.095330{{[0-9]*}} 0.095012{{[0-9]*}} 0.590318{{[0-9]*}} -0.292467{{[0-9]*}} 0.3905{{[0-9]*}} 0.503722{{[0-9]*}} -0.585374{{[0-9]*}}{{$}}
+// RUN-NO-GROUP: capture-run: error: option --lr-at '2=0.1': entry 'train' has 2 param groups, each with its own learning rate; expected the group: --lr-at 2=0.1@G with G in 0..1
+// INTERP-NO-GROUP: capture-interp: error: --lr-at 2=0.1: the step has 2 param groups, each with its own learning rate; expected the group: 2=0.1@G with G from 0 to 1
+// RUN-BAD-GROUP: capture-run: error: option --lr-at '2=0.1@2': entry 'train' has 2 param groups, expected G in 0..1
+// INTERP-BAD-GROUP: capture-interp: error: --lr-at 2=0.1@2: the group must be a number from 0 to 1 (the step's param groups), got '2'
 
 ag.weight @w trainable : tensor<4x2xf32> = dense<[[0.1, -0.3], [0.3, 0.4], [-0.5, 0.6], [0.7, -0.8]]>
 ag.weight @b trainable : tensor<2xf32> = dense<[0.5, -0.25]>

@@ -69,13 +69,19 @@ bool interp::checkNoRuntimeInputs(Entry entry, ArrayRef<std::string> args,
   return true;
 }
 
+/// The param groups of training step `entry` (1 without param_groups).
+static unsigned paramGroupCount(Entry entry) {
+  auto step = dyn_cast<ag::TrainStepOp>(entry.getOperation().getOperation());
+  return step ? static_cast<unsigned>(step.getGroups().size()) + 1 : 1;
+}
+
 namespace {
 /// One step's settings from the command line.
 struct StepPlan {
-  /// `--lr-at` values by step (1-based).
-  std::map<uint64_t, double> lr;
-  /// `--max-grad-norm-at` values by step.
-  std::map<uint64_t, double> maxGradNorm;
+  /// `--lr-at` values by step (1-based), then param group.
+  std::map<uint64_t, std::map<unsigned, double>> lr;
+  /// `--max-grad-norm-at` values by step (group 0).
+  std::map<uint64_t, std::map<unsigned, double>> maxGradNorm;
   /// `--input-at` tensors by step, then input name.
   std::map<uint64_t, std::map<std::string, Tensor>> inputs;
 };
@@ -96,10 +102,14 @@ static std::optional<uint64_t> parseStep(StringRef text, StringRef arg,
 
 /// Parses `--<option> K=VALUE` arguments into `values`: a step and a
 /// finite value (> 0 when `positive`, else >= 0) that stays finite as a
-/// float, as the runtime stores it; `what` names the value.
-static bool parseStepValues(ArrayRef<std::string> args, StringRef option,
-                            StringRef what, bool positive, uint64_t steps,
-                            std::map<uint64_t, double> &values) {
+/// float, as the runtime stores it; `what` names the value. With `groups`
+/// (the step's param groups, 0 for an option that takes none), VALUE@G
+/// names the group, and must when there are several: the same value for
+/// every group would silently undo their differences.
+static bool
+parseStepValues(ArrayRef<std::string> args, StringRef option, StringRef what,
+                bool positive, uint64_t steps, unsigned groups,
+                std::map<uint64_t, std::map<unsigned, double>> &values) {
   for (const std::string &arg : args) {
     auto [stepText, valueText] = StringRef(arg).split('=');
     if (valueText.empty() || stepText.size() == arg.size()) {
@@ -110,6 +120,27 @@ static bool parseStepValues(ArrayRef<std::string> args, StringRef option,
     std::optional<uint64_t> step = parseStep(stepText, arg, option, steps);
     if (!step)
       return false;
+    unsigned group = 0;
+    if (groups > 0) {
+      auto [number, groupText] = valueText.split('@');
+      if (number.size() == valueText.size() && groups > 1) {
+        fail("--" + option + " " + arg + ": the step has " + Twine(groups) +
+             " param groups, each with its own " + what +
+             "; expected the group: " + stepText + "=" + valueText +
+             "@G with G from 0 to " + Twine(groups - 1));
+        return false;
+      }
+      if (number.size() != valueText.size() &&
+          (groupText.getAsInteger(10, group) || group >= groups)) {
+        fail("--" + option + " " + arg +
+             ": the group must be a number from "
+             "0 to " +
+             Twine(groups - 1) + " (the step's param groups), got '" +
+             groupText + "'");
+        return false;
+      }
+      valueText = number;
+    }
     double value = 0.0;
     bool bad = valueText.getAsDouble(value) ||
                !std::isfinite(static_cast<float>(value)) ||
@@ -120,8 +151,9 @@ static bool parseStepValues(ArrayRef<std::string> args, StringRef option,
            ", got '" + valueText + "'");
       return false;
     }
-    if (!values.emplace(*step, value).second) {
-      fail("--" + option + " gives step " + Twine(*step) + " twice");
+    if (!values[*step].emplace(group, value).second) {
+      fail("--" + option + " gives step " + Twine(*step) +
+           (groups > 1 ? " of group " + Twine(group) : Twine()) + " twice");
       return false;
     }
   }
@@ -263,9 +295,11 @@ std::optional<StepsOutcome> interp::runSteps(
   StepPlan plan;
   if (!checkNoRuntimeInputs(entry, options.inputAt, "input-at") ||
       !parseStepValues(options.lrAt, "lr-at", "learning rate",
-                       /*positive=*/false, options.steps, plan.lr) ||
+                       /*positive=*/false, options.steps,
+                       paramGroupCount(entry), plan.lr) ||
       !parseStepValues(options.maxGradNormAt, "max-grad-norm-at", "clip limit",
-                       /*positive=*/true, options.steps, plan.maxGradNorm) ||
+                       /*positive=*/true, options.steps, /*groups=*/0,
+                       plan.maxGradNorm) ||
       !parseInputsAt(entry, options.inputAt, options.steps, plan))
     return std::nullopt;
   if (!plan.maxGradNorm.empty() && !hyper->maxGradNorm) {
@@ -290,9 +324,10 @@ std::optional<StepsOutcome> interp::runSteps(
   for (uint64_t step = 1; step <= options.steps; ++step) {
     // A new value applies from its step on, as a runtime setter would.
     if (auto it = plan.lr.find(step); it != plan.lr.end())
-      hyper->lr = it->second;
+      for (auto [group, lr] : it->second)
+        (group ? hyper->groupLr[group] : hyper->lr) = lr;
     if (auto it = plan.maxGradNorm.find(step); it != plan.maxGradNorm.end())
-      hyper->maxGradNorm = it->second;
+      hyper->maxGradNorm = it->second.at(0);
     std::map<std::string, Tensor> stepInputs = inputs;
     for (auto &[name, tensor] : plan.inputs[step])
       stepInputs[name] = tensor;

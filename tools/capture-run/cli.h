@@ -39,6 +39,8 @@ struct StepValue {
   uint64_t step = 0;
   /// The value.
   float value = 0;
+  /// The param group (--lr-at K=VALUE@G); absent when not given.
+  std::optional<size_t> group;
   /// The argument as given, for messages.
   std::string text;
 };

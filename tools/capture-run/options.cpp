@@ -31,7 +31,7 @@ constexpr const char *kUsage =
     "                   [--wait auto|block|spin] [--probe NAME]...\n"
     "                   [--save-params DIR] [--eager] [--profile] [--json]\n"
     "                   [--repeat N]                            (forward)\n"
-    "                   [--steps N] [--keep-going] [--lr-at K=VALUE]...\n"
+    "                   [--steps N] [--keep-going] [--lr-at K=VALUE[@G]]...\n"
     "                   [--max-grad-norm-at K=VALUE]...\n"
     "                   [--input-at K:NAME=FILE.npy]... [--dump-state DIR]\n"
     "                   [--load-state DIR] [--inputs-dir DIR] [--print "
@@ -80,7 +80,8 @@ constexpr const char *kUsage =
     "                         run with exit code 1\n"
     "  --keep-going           runs the remaining steps after a refused one\n"
     "                         (the exit code is still 1)\n"
-    "  --lr-at K=VALUE        learning rate from step K on (K in 1..N)\n"
+    "  --lr-at K=VALUE[@G]    learning rate from step K on (K in 1..N), of\n"
+    "                         param group G (needed when there are several)\n"
     "  --max-grad-norm-at K=VALUE\n"
     "                         gradient clipping limit from step K on\n"
     "  --input-at K:NAME=FILE.npy\n"
@@ -156,20 +157,31 @@ bool parseStep(const std::string &text, uint64_t &step) {
   return true;
 }
 
-/// Parses K=VALUE of `option` (--lr-at, --max-grad-norm-at).
+/// Parses K=VALUE of `option` (--lr-at, --max-grad-norm-at), and for
+/// --lr-at K=VALUE@G, the param group G.
 std::optional<std::string> parseStepValue(const std::string &option,
                                           const std::string &value,
                                           std::vector<StepValue> &out) {
-  std::string bad = "option " + option +
-                    " expects K=VALUE with a step number K and a number "
-                    "VALUE, got '" +
-                    value + "'";
+  bool grouped = option == "--lr-at";
+  std::string bad =
+      "option " + option + " expects K=VALUE" +
+      (grouped ? " or K=VALUE@G" : "") + " with a step number K" +
+      (grouped ? ", a number VALUE and a param group G" + std::string()
+               : " and a number VALUE") +
+      ", got '" + value + "'";
   size_t eq = value.find('=');
   if (eq == std::string::npos)
     return bad;
   StepValue sv;
   sv.text = value;
   std::string number = value.substr(eq + 1);
+  if (size_t at = number.find('@'); grouped && at != std::string::npos) {
+    uint64_t group = 0;
+    if (!parseStep(number.substr(at + 1), group))
+      return bad;
+    sv.group = group;
+    number.resize(at);
+  }
   if (!parseStep(value.substr(0, eq), sv.step) || number.empty())
     return bad;
   char *end = nullptr;

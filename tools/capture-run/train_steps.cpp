@@ -107,7 +107,8 @@ Status applyHyperparameters(const Options &opts, Module &module,
                             const std::string &entry, uint64_t step) {
   for (const StepValue &sv : opts.lrAt)
     if (sv.step == step)
-      CAPTURE_RT_RETURN_IF_ERROR(module.setLearningRate(entry, sv.value));
+      CAPTURE_RT_RETURN_IF_ERROR(
+          module.setLearningRate(entry, sv.group.value_or(0), sv.value));
   for (const StepValue &sv : opts.maxGradNormAt)
     if (sv.step == step)
       CAPTURE_RT_RETURN_IF_ERROR(module.setMaxGradNorm(entry, sv.value));
@@ -132,7 +133,20 @@ checkTrainOptions(const Options &opts, Module &module, const EntryDesc &entry) {
   Result<TrainState> state = module.trainState(entry.name);
   if (state.isError())
     return state.message();
+  size_t groups = train.groups.size() + 1;
   for (const StepValue &sv : opts.lrAt) {
+    // One value for every group would silently undo their differences.
+    if (!sv.group && groups > 1)
+      return "option --lr-at '" + sv.text + "': entry '" + entry.name +
+             "' has " + std::to_string(groups) +
+             " param groups, each with its own learning rate; expected the "
+             "group: --lr-at " +
+             sv.text + "@G with G in 0.." + std::to_string(groups - 1);
+    if (sv.group && *sv.group >= groups)
+      return "option --lr-at '" + sv.text + "': entry '" + entry.name +
+             "' has " + std::to_string(groups) + " param group" +
+             (groups > 1 ? "s" : "") + ", expected G in 0.." +
+             std::to_string(groups - 1);
     AdamWDesc adamw = state.value().adamw;
     adamw.lr = sv.value;
     if (Status s = checkAdamW(adamw); s.isError())

@@ -13,6 +13,7 @@
 
 #include "capture/Reference/Interpreter.h"
 
+#include <map>
 #include <optional>
 
 namespace capture::reference {
@@ -40,6 +41,9 @@ struct TrainingHyper {
   double weightDecay = 0.0;
   /// Clip limit (finite, > 0); absent exactly when the step does not clip.
   std::optional<double> maxGradNorm;
+  /// Learning rates that replace those compiled into param groups 1.., by
+  /// group number (the fields above are group 0's); the others keep theirs.
+  std::map<unsigned, double> groupLr;
 };
 
 /// The hyperparameters compiled into the `ag.train_step` `entry` (its

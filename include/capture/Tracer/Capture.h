@@ -166,6 +166,12 @@ public:
   /// nothing), else kept for the next recording, whose first call then
   /// fails on a wrong size.
   rt::Status restoreOptimizer(const OptimizerState &state);
+  /// Continues the optimizer of `other`, another step over the same Params
+  /// and weights (a recording at another batch size): its moments and step
+  /// counter, copied on the device when both recordings are loaded (one
+  /// submission, no host transit), else through optimizerState and
+  /// restoreOptimizer. The hyperparameters stay this step's.
+  rt::Status takeOptimizerFrom(const CapturedStep &other);
 
 private:
   friend CapturedStep captureStep(Tracer::Fn, Params &, AdamW, StepOptions,

@@ -357,6 +357,16 @@ public:
   /// count since load) are kept.
   Status resetOptimizer(std::string_view entry);
 
+  /// Makes training entry `entry` continue the optimizer of training entry
+  /// `fromEntry` of `from` (another recording of the same step, e.g. at
+  /// another batch size, sharing its weights): both moments are copied on
+  /// the device, in one submission with no host transit, and the step
+  /// counter t is taken. An error, changing nothing, when the modules live
+  /// on different devices or the moments differ in size. The
+  /// hyperparameters stay this entry's.
+  Status copyOptimizerState(std::string_view entry, const Module &from,
+                            std::string_view fromEntry);
+
   /// What the last run moved and what probe requests allocated.
   const ReplayCounters &counters() const;
 
