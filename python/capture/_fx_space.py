@@ -34,25 +34,34 @@ class Outputs(collections.abc.Mapping):
     first read waits for the call's submission, submitting the waiting
     calls first if need be."""
 
-    __slots__ = ("_deferred", "_what", "_values")
+    __slots__ = ("_deferred", "_what", "_values", "_error", "_reported")
 
     def __init__(self, deferred, what):
         self._deferred = deferred  # the capture.Deferred
         self._what = what  # names the call in an error ("the step of ...")
-        self._values = None  # the dict, once read
+        self._values = None  # the dict, once taken
+        self._error = None  # the call's error, once taken
+        self._reported = False  # whether the error was raised to the user
 
     @property
     def done(self):
         """Whether the call's submission ran."""
         return self._deferred.done
 
-    def _get(self):
-        if self._values is None:
+    def _take(self):
+        """Takes the result (waiting for it): the values or the error."""
+        if self._values is None and self._error is None:
             try:
                 self._values = self._deferred.result()
             except capture.Error as e:
                 _name_call(e, self._what)
-                raise
+                self._error = e
+
+    def _get(self):
+        self._take()
+        if self._error is not None:
+            self._reported = True
+            raise self._error
         return self._values
 
     def __getitem__(self, name):
@@ -145,10 +154,10 @@ class Space:
         self.pending = [o for o in self.pending if not o.done]
         error = None
         for out in done:
-            try:
-                out._get()
-            except capture.Error as e:
-                error = error or e
+            out._take()
+            if out._error is not None and not out._reported:
+                out._reported = True  # raised once, here or on a read
+                error = error or out._error
         if error is not None:
             raise error
 

@@ -95,7 +95,8 @@ class DeferredTest(unittest.TestCase):
         and the temperature's steps after it still run (on the critics it
         left unchanged), the temperature's step, whose write-back submitted
         them, raises UpdateRefused naming the critic's step, and so does
-        reading its outputs; the critics are as before it."""
+        reading its outputs (once raised, not again by the next call); the
+        critics are as before it."""
         nets, _ = sac_networks()
         losses = sac(*nets)
         batch = replay_batch()
@@ -127,6 +128,14 @@ class DeferredTest(unittest.TestCase):
                                         actor_before))
         out = critic.step(batch)  # and training goes on
         self.assertTrue(np.isfinite(out["loss"]))
+
+        # Raised by reading the outputs, an error is not raised again by
+        # the next call.
+        refused = critic.step(bad)
+        with self.assertRaises(capture.UpdateRefused):
+            refused["grad_norm"]
+        policy.step(obs)
+        temperature.step(obs)
 
         # Not deferred, the refused step raises at its own call.
         capture.fx.DEFER_CALLS = False

@@ -380,8 +380,8 @@ class OffPolicyTest(unittest.TestCase):
     def test_td3_and_ddpg_updates(self):
         """TD3: the smoothed target (randn_like, clamps with numpy float32
         bounds), two critics, the actor every second step (sharing the
-        critics' weights), three targets soft-updated; DDPG's critic, one
-        Q network."""
+        critics' weights), three targets soft-updated on the device, each
+        whole update one submission; DDPG's critic, one Q network."""
         torch.manual_seed(1)
         nets = [DeterministicActor(), SoftQNetwork(), SoftQNetwork()]
         nets += [copy.deepcopy(n) for n in nets]
@@ -406,21 +406,28 @@ class OffPolicyTest(unittest.TestCase):
             actor, actor_loss, obs, optimizer=a_opt, frozen={"qf1": qf1},
             device=self.device, share=critic)
         self.assertIn("1.fc3.bias", critic.state_dict())
-        # The three soft updates, one submission on the device.
+        # The three soft updates on the device; the losses read at the
+        # end, so that each whole update is one submission (deferred).
         targets = capture.fx.import_update(targets_update, share=critic)
+        losses, submits = [], []
         for k in range(20):
+            before = self.device.submit_count
             torch.manual_seed(10 + k)
             out = critic.step(batch)
             torch.manual_seed(10 + k)
             want = self.torch_step(t_critic, [twin[1], twin[2]], tq_opt,
                                    batch)
-            self.assert_close(out["loss"], want, "critic step %d" % k)
+            losses.append((out, want, "critic step %d" % k))
             if k % 2 == 1:
                 out = policy.step(obs)
                 want = self.torch_step(t_actor, twin[0], ta_opt, obs)
-                self.assert_close(out["loss"], want, "actor step %d" % k)
+                losses.append((out, want, "actor step %d" % k))
                 targets(nets, 0.3)
                 targets_update(twin, 0.3)
+            submits.append(self.device.submit_count - before)
+        self.assertEqual(submits[4:], [1] * 16, submits)
+        for out, want, what in losses:
+            self.assert_close(out["loss"], want, what)
         for mine, theirs in zip(nets, twin):
             check_weights(self, {n: p.detach().numpy()
                                  for n, p in mine.named_parameters()},
@@ -446,7 +453,8 @@ class OffPolicyTest(unittest.TestCase):
         a hard copy by load_state_dict and soft updates as written, with a
         tau that changes (a new recording), against PyTorch; the target
         module reads back the device's values, and a write of the user's
-        between updates is seen."""
+        between updates is seen; each step with the update before it is
+        one submission."""
         torch.manual_seed(2)
         q, twin_q = SoftQNetwork(), None
         tq = copy.deepcopy(q)
@@ -471,10 +479,13 @@ class OffPolicyTest(unittest.TestCase):
         # The same update written with lerp_ and with mul_ and add(out=).
         others = [soft_update_lerp, soft_update_out]
         imported = [capture.fx.import_update(f, share=imp) for f in others]
+        submits = []
         for k in range(12):
+            before = self.device.submit_count
             out = imp.step(batch)
             want = self.torch_step(critic(twin_tq), twin_q, twin_opt, batch)
             self.assert_close(out["loss"], want, "critic step %d" % k)
+            submits.append(self.device.submit_count - before)
             if k % 4 == 0:
                 hard()
                 twin_tq.load_state_dict(twin_q.state_dict())
@@ -488,6 +499,10 @@ class OffPolicyTest(unittest.TestCase):
             if k == 8:  # the user's own write, seen by the next update
                 for t in (tq, twin_tq):
                     t.fc1.bias.data.mul_(0.5)
+        # Each step is one submission, the update before it taken along
+        # (deferred); but the first (recordings) and the one after the
+        # user's .data write, whose compare reads the target back first.
+        self.assertEqual(submits[1:9] + submits[10:], [1] * 10, submits)
         self.assertEqual(len(soft._recordings), 2)  # tau 0.25, then 0.5
         for n, p in twin_tq.named_parameters():
             np.testing.assert_allclose(

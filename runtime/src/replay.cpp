@@ -411,9 +411,11 @@ Result<RunResult> Module::runViews(std::string_view entryName,
         "': RunOptions::deferred cannot be combined with eager, profile, "
         "probes or output views (they need the run's submission now)");
   // This module's own waiting run holds the input staging and upload
-  // command buffer this run reuses: it goes first, alone. Other waiting
-  // runs go along with this run's submission, ahead of it (deferred.h).
-  if (m.dev.hasDeferred(&m))
+  // command buffer this run reuses: it goes first, alone; so do all of them
+  // before a profiled or eager run, whose times are its own. Else the
+  // waiting runs go along with this run's submission, ahead of it
+  // (deferred.h).
+  if (m.dev.hasDeferred(&m) || options.profile || options.eager)
     (void)m.dev.submitDeferred(); // each deferred run's error is its own
 
   CAPTURE_RT_RETURN_IF_ERROR(checkWeightsSet(m, entry, state));

@@ -158,6 +158,17 @@ TEST_F(DeferredTest, OtherWorkOnTheDeviceSubmitsTheWaitingRunsFirst) {
   DeferredRun fourth = defer(*d.a, "train", trainInputX());
   ASSERT_TRUE(d.b->setParam("bias", HostTensor::f32({4}, {1, 2, 3, 4})).isOk());
   EXPECT_TRUE(fourth.done());
+
+  // A profiled run's times are its own: the waiting runs go first, alone.
+  DeferredRun fifth = defer(*d.a, "train", trainInputX());
+  before = device->submitCount();
+  Profile profile;
+  RunOptions profiled;
+  profiled.profile = &profile;
+  ASSERT_TRUE(d.b->run("eval", x(trainInputX()), profiled).isOk());
+  EXPECT_EQ(device->submitCount(), before + 2);
+  EXPECT_TRUE(fifth.done());
+  EXPECT_EQ(profile.submissions, 1u);
 }
 
 TEST_F(DeferredTest, ARefusedStepIsItsOwnErrorAndLaterRunsStillRun) {

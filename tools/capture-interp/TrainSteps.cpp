@@ -132,11 +132,9 @@ parseStepValues(ArrayRef<std::string> args, StringRef option, StringRef what,
       }
       if (number.size() != valueText.size() &&
           (groupText.getAsInteger(10, group) || group >= groups)) {
-        fail("--" + option + " " + arg +
-             ": the group must be a number from "
-             "0 to " +
-             Twine(groups - 1) + " (the step's param groups), got '" +
-             groupText + "'");
+        fail("--" + option + " " + arg + ": the group must be a number " +
+             "from 0 to " + Twine(groups - 1) +
+             " (the step's param groups), got '" + groupText + "'");
         return false;
       }
       valueText = number;
