@@ -286,6 +286,8 @@ Status Device::Impl::submit(VkCommandBuffer cmd, VkFence fence,
 
 Status Device::Impl::submit(const std::vector<VkCommandBuffer> &cmds,
                             VkFence fence, const std::string &what) {
+  if (deferred.empty()) // the usual case: no copies of `cmds` or `what`
+    return submitNow(cmds, fence, what);
   // Runs deferred before this work go first, in the same submission
   // (deferred.h); its wait finishes them.
   std::string named = what;
