@@ -9,10 +9,15 @@ the figures are the medians over the rounds. The captured time is the whole
 `step.step(minibatch)` call: the importer's input checks and the sync rule's
 bookkeeping, the packed upload, the replay and the download.
 
-With --aot, the same batches of the hand-written PPO workload (bench/run.py
-ppoB: its step compiled by capture-aot and replayed by capture-run, against
-bench/ppo_torch.py on one thread) run in the same invocation, so that the
-two ratios to PyTorch are read side by side.
+With --aot, the hand-written PPO workload at the same batches (bench/run.py
+ppoB: examples/ppo_train.mlir rebatched by bench/ppo_model.py and compiled
+by capture-aot) is replayed in the same process through capture.Module.run,
+against its PyTorch peer (bench/ppo_torch.py's update: examples/python/
+workloads.py's actor-critic under AdamW) on the same thread, in the same
+alternating rounds: the two ratios to PyTorch come from one process and one
+stretch of machine noise. (bench/run.py times the same module with
+capture-run, with no Python in the loop, against a PyTorch peer in another
+process.)
 
 usage: PYTHONPATH=build/python bench/fx_rl.py [--batches 64,256]
            [--steps 200] [--rounds 5] [--aot] [--build DIR] [--json FILE]
@@ -30,7 +35,12 @@ import torch
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "examples", "python"))
+sys.path.insert(0, os.path.join(root, "bench"))
+import capture  # noqa: E402
 import capture.fx  # noqa: E402
+import ppo_model  # noqa: E402
+import torch_timing  # noqa: E402
+import workloads  # noqa: E402
 from cartpole_ppo import Agent, ppo_loss  # noqa: E402
 
 
@@ -54,7 +64,8 @@ def timed(fn, steps):
     return 1e6 * statistics.median(times)
 
 
-def measure(batch, steps, rounds):
+def imported(batch):
+    """The CartPole update imported with capture.fx, and PyTorch's."""
     torch.manual_seed(0)
     ours, theirs = Agent(), Agent()
     theirs.load_state_dict(ours.state_dict())
@@ -72,30 +83,56 @@ def measure(batch, steps, rounds):
         torch.nn.utils.clip_grad_norm_(theirs.parameters(), 0.5)
         topt.step()
 
-    for _ in range(5):  # the recording and warm-up, on both sides
-        step.step(arrays)
-        torch_update()
-    captured, peer = [], []
+    return lambda: step.step(arrays), torch_update
+
+
+def hand_written(batch, aot, device, tmp):
+    """The hand-written PPO workload's step compiled by capture-aot and
+    replayed through capture.Module.run, and bench/ppo_torch.py's update."""
+    source = os.path.join(tmp, "ppo%d.mlir" % batch)
+    compiled = os.path.join(tmp, "ppo%d.capmod" % batch)
+    with open(source, "w") as f:
+        f.write(ppo_model.model(batch))
+    subprocess.run([aot, source, "-o", compiled], check=True)
+    torch.manual_seed(0)
+    model = workloads.ActorCritic()
+    module = capture.Module.load(device, compiled)
+    module.set_params({n: p.detach().numpy()
+                       for n, p in model.named_parameters()})
+    params = list(model.parameters())
+    opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
+                            weight_decay=0.01)
+    g = torch.Generator().manual_seed(1)
+    batch = {"obs": torch.randn(batch, 64, generator=g),
+             "act": torch.randn(batch, 8, generator=g),
+             "adv": torch.randn(batch, generator=g),
+             "ret": torch.randn(batch, generator=g),
+             "old_logp": torch.randn(batch, generator=g)}
+    arrays = {k: v.numpy() for k, v in batch.items()}
+
+    def torch_update():
+        loss = workloads.ppo_loss(model, **batch)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 0.5)
+        opt.step()
+
+    return lambda: module.run("train", arrays), torch_update
+
+
+def measure(pairs, steps, rounds):
+    """Rounds alternate over every (captured, PyTorch) pair; the medians
+    of the rounds' medians, in the order of `pairs`."""
+    for pair in pairs:
+        for _ in range(5):  # the recording and warm-up, on both sides
+            for fn in pair:
+                fn()
+    times = [([], []) for _ in pairs]
     for _ in range(rounds):
-        captured.append(timed(lambda: step.step(arrays), steps))
-        peer.append(timed(torch_update, steps))
-    c, t = statistics.median(captured), statistics.median(peer)
-    return {"batch": batch, "captured_us": c, "torch1_us": t,
-            "ratio": t / c}
-
-
-def aot_ratio(batches, steps, rounds, build):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        subprocess.run([sys.executable, os.path.join(root, "bench", "run.py"),
-                        "--build", build, "--steps", str(steps), "--rounds",
-                        str(rounds), "--no-floor", "--json", out,
-                        "--workloads",
-                        ",".join("ppo%d" % b for b in batches)],
-                       check=True, stdout=subprocess.DEVNULL)
-        with open(out) as f:
-            report = json.load(f)
-    return {w["batch"]: w["ratios"]["torch1"] for w in report["workloads"]}
+        for pair, (captured, peer) in zip(pairs, times):
+            captured.append(timed(pair[0], steps))
+            peer.append(timed(pair[1], steps))
+    return [(statistics.median(c), statistics.median(t)) for c, t in times]
 
 
 def main():
@@ -114,17 +151,37 @@ def main():
                 % a.batches)
     if a.steps < 1 or a.rounds < 1 or min(batches) < 2:
         p.error("--steps and --rounds must be >= 1, each batch >= 2")
-    torch.set_num_threads(1)
-    rows = [measure(b, a.steps, a.rounds) for b in batches]
-    hand = aot_ratio(batches, a.steps, a.rounds, a.build) if a.aot else {}
+    aot = os.path.join(a.build, "bin", "capture-aot")
+    if a.aot and not os.access(aot, os.X_OK):
+        p.error("--aot needs capture-aot, not found at %s (build first, or "
+                "give --build DIR)" % aot)
+    torch_timing.set_threads(1)  # its BLAS too
+    device = capture.Device()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for b in batches:
+            pairs = [imported(b)]
+            if a.aot:
+                pairs.append(hand_written(b, aot, device, tmp))
+            got = measure(pairs, a.steps, a.rounds)
+            row = {"batch": b, "captured_us": got[0][0],
+                   "torch1_us": got[0][1], "ratio": got[0][1] / got[0][0]}
+            if a.aot:
+                row.update({"hand_written_us": got[1][0],
+                            "hand_written_torch1_us": got[1][1],
+                            "hand_written_ratio": got[1][1] / got[1][0]})
+            rows.append(row)
     print("| batch | capture.fx step us | PyTorch 1 thread us | PyTorch / "
-          "captured | hand-written PPO workload: PyTorch / replay |")
+          "captured | hand-written PPO workload: replay us, PyTorch us, "
+          "PyTorch / replay |")
     print("| --- | --- | --- | --- | --- |")
     for r in rows:
-        r["hand_written_ratio"] = hand.get(r["batch"])
+        hand = ("%.0f, %.0f, %.2f" % (r["hand_written_us"],
+                                      r["hand_written_torch1_us"],
+                                      r["hand_written_ratio"])
+                if a.aot else "-")
         print("| %d | %.0f | %.0f | %.2f | %s |" % (
-            r["batch"], r["captured_us"], r["torch1_us"], r["ratio"],
-            "%.2f" % hand[r["batch"]] if r["batch"] in hand else "-"))
+            r["batch"], r["captured_us"], r["torch1_us"], r["ratio"], hand))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)

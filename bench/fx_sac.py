@@ -35,6 +35,7 @@ import torch.nn.functional as F
 
 import capture.fx
 from fx_rl import timed  # bench/: the median of n calls, in us
+import torch_timing  # noqa: E402
 
 OBS, ACT = 17, 6
 LOG_STD_MAX, LOG_STD_MIN = 2, -5
@@ -205,7 +206,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", help="also write the figures here")
     args = ap.parse_args()
-    torch.set_num_threads(1)
+    torch_timing.set_threads(1)  # its BLAS too
     batch = replay_batch(args.batch, 1)
     obs = {"observations": batch["observations"]}
     theirs = SAC(args.hidden, 0)

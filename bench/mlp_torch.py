@@ -16,7 +16,7 @@ p.add_argument("--steps", type=int, default=200)
 p.add_argument("--threads", type=int, default=1)
 a = p.parse_args()
 torch.manual_seed(0)
-torch.set_num_threads(a.threads)
+torch_timing.set_threads(a.threads)
 net = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(),
                           torch.nn.Linear(256, 256), torch.nn.ReLU(),
                           torch.nn.Linear(256, 10))

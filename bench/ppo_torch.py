@@ -39,7 +39,7 @@ def main():
     if a.batch < 1 or a.steps < 1 or a.threads < 1 or a.dump_steps < 1:
         p.error("--batch, --steps, --threads and --dump-steps must be >= 1")
     torch.manual_seed(a.seed)
-    torch.set_num_threads(a.threads)
+    torch_timing.set_threads(a.threads)
     model = workloads.ActorCritic()
     params = list(model.parameters())
     opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
