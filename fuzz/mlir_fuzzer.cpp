@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "capture/Compiler/Compiler.h"
 #include "capture/InitAll.h"
-#include "capture/Pipelines/Pipelines.h"
 #include "capture/Target/Capmod.h"
 
 #include "capture/rt/capmod.h"
@@ -23,7 +23,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -77,32 +76,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (errors != 0)
     return 0;
 
-  PassManager pm(&context);
-  capture::PipelineOptions options;
+  capture::CompileOptions options;
   options.target = (size & 1) ? "gpu" : "lavapipe";
   options.fuse = (size & 2) == 0;
-  capture::buildCapturePipeline(pm, options);
-  if (failed(pm.run(*module))) {
+  capture::CompileHooks hooks;
+  hooks.lowered = [&](ModuleOp) {
+    if (errors != 0)
+      fail("the pipeline succeeded after an error", firstError + "\n" + text);
+    return success();
+  };
+  FailureOr<std::vector<uint8_t>> bytes =
+      capture::compileToCapmod(*module, options, hooks);
+  if (failed(bytes)) {
     if (errors == 0)
-      fail("the pipeline failed without an error", text);
+      fail("the compile failed without an error", text);
     return 0;
   }
   if (errors != 0)
-    fail("the pipeline succeeded after an error", firstError + "\n" + text);
+    fail("the module writer succeeded after an error",
+         firstError + "\n" + text);
 
-  std::vector<uint8_t> bytes;
-  if (failed(capture::writeCapmod(*module, bytes))) {
-    if (errors == 0)
-      fail("the module writer failed without an error", text);
-    return 0;
-  }
   capture::rt::Result<capture::rt::ModuleDesc> desc =
-      capture::rt::readCapmod(bytes.data(), bytes.size());
+      capture::rt::readCapmod(bytes->data(), bytes->size());
   if (desc.isError())
     fail("the loader refused what the compiler wrote",
          desc.status().message() + "\n" + text);
   std::string summary;
   llvm::raw_string_ostream os(summary);
-  capture::printCapmod(bytes, os);
+  capture::printCapmod(*bytes, os);
   return 0;
 }

@@ -13,8 +13,16 @@
 
 using namespace mlir;
 
+capture::CompileOptions capture::PipelineOptions::toCompileOptions() const {
+  CompileOptions options;
+#define CAPTURE_COMPILE_OPTION(TYPE, FIELD, FLAG, DEFAULT, HELP)               \
+  options.FIELD = FIELD;
+#include "capture/Pipelines/CompileOptions.def"
+  return options;
+}
+
 void capture::buildCapturePipeline(OpPassManager &pm,
-                                   const PipelineOptions &options) {
+                                   const CompileOptions &options) {
   pm.addPass(createVerifyCapture());
   // Training steps: the backward pass, the flat parameter layout, clipping
   // and the AdamW update; no-ops on modules without ag.train_step.
@@ -50,5 +58,7 @@ void capture::registerPipelines() {
       "The capture guard, the training-step passes and the lowering of ag "
       "entries to SPIR-V kernels and replay schedules (what capture-aot "
       "runs)",
-      buildCapturePipeline);
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        buildCapturePipeline(pm, options.toCompileOptions());
+      });
 }

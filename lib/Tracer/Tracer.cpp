@@ -3,11 +3,10 @@
 #include "ParamsState.h"
 #include "TraceState.h"
 
+#include "capture/Compiler/Compiler.h"
 #include "capture/Dialect/Ag/IR/AgDialect.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 #include "capture/InitAll.h"
-#include "capture/Pipelines/Pipelines.h"
-#include "capture/Target/Capmod.h"
 #include "capture/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
@@ -626,16 +625,11 @@ Tracer::compile(const CompileOptions &options) const {
     return rt::Status::error("tracer: " + error);
   OwningOpRef<ModuleOp> copy = s.module->clone();
   DiagnosticCollector errors(&s.context);
-  PassManager pm(&s.context);
-  PipelineOptions pipeline;
-  pipeline.target = options.target;
-  pipeline.fuse = options.fuse;
-  buildCapturePipeline(pm, pipeline);
-  std::vector<uint8_t> bytes;
-  if (mlir::failed(pm.run(*copy)) || mlir::failed(writeCapmod(*copy, bytes)))
+  FailureOr<std::vector<uint8_t>> bytes = compileToCapmod(*copy, options);
+  if (mlir::failed(bytes))
     return rt::Status::error("tracer: compiling the module failed:\n" +
                              errors.text());
-  return bytes;
+  return std::move(*bytes);
 }
 
 std::vector<std::string> Tracer::entries() const {

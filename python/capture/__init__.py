@@ -76,6 +76,10 @@ CapturedStep = _capture.CapturedStep
 Deferred = _capture.Deferred
 capture = _capture.capture
 capture_step = _capture.capture_step
+# The compiler's default device preset (its one home is the C++
+# CompileOptions): what compile(), capture(), capture_step and capture.fx
+# shape the kernels for when no target is given.
+DEFAULT_TARGET = _capture.DEFAULT_TARGET
 
 _OPS = ["exp", "log", "tanh", "sigmoid", "relu", "sqrt", "square", "floor",
         "ceil", "erf", "add", "sub", "mul", "div", "minimum", "maximum", "neg",

@@ -559,7 +559,7 @@ class Imported:
 def import_module(model, loss_fn=None, example_inputs=None, *,
                   optimizer=None, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
                   weight_decay=0.01, max_grad_norm=None, device=None,
-                  target="lavapipe", frozen=None, share=None):
+                  target=capture.DEFAULT_TARGET, frozen=None, share=None):
     """Imports `model` (a torch.nn.Module, or a dict or list of modules and
     leaf tensors trained together) and, given `loss_fn(model,
     **inputs)` with `example_inputs` {name: array} for its inputs, its
@@ -599,7 +599,7 @@ def import_module(model, loss_fn=None, example_inputs=None, *,
                     adamw, max_grad_norm, device, target, frozen, share)
 
 
-def import_update(fn, *, share, target="lavapipe"):
+def import_update(fn, *, share, target=capture.DEFAULT_TARGET):
     """Imports `fn`, a function that writes the weights of `share`'s
     models in place (a target network's soft update through `.data`, a
     hard copy by load_state_dict), as PyTorch code does between steps.

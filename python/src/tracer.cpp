@@ -339,6 +339,7 @@ CompileOptions compileOptionsOf(const std::string &target, bool fuse) {
 } // namespace
 
 void capture::python::bindTracer(py::module_ &m) {
+  m.attr("DEFAULT_TARGET") = CompileOptions().target;
   py::class_<Init>(m, "Init", "A weight's initial value (PyTorch's rules).")
       .def_static("zeros", &Init::zeros)
       .def_static("constant", &Init::constant, py::arg("value"))
@@ -502,7 +503,7 @@ void capture::python::bindTracer(py::module_ &m) {
         return PyCaptured{std::move(c), std::move(pending)};
       },
       py::arg("fn"), py::arg("params"), py::arg("max_recordings") = 8,
-      py::arg("target") = "lavapipe", py::arg("fuse") = true,
+      py::arg("target") = CompileOptions().target, py::arg("fuse") = true,
       py::keep_alive<0, 2>(),
       "Captures fn(inputs: {name: Tensor}) -> {name: Tensor} over params: "
       "recorded once per input signature, replayed afterwards.");
@@ -532,7 +533,7 @@ void capture::python::bindTracer(py::module_ &m) {
       py::arg("fn"), py::arg("params"), py::arg("lr") = 1e-3,
       py::arg("betas") = std::make_pair(0.9, 0.999), py::arg("eps") = 1e-8,
       py::arg("weight_decay") = 0.01, py::arg("max_grad_norm") = py::none(),
-      py::arg("target") = "lavapipe", py::arg("fuse") = true,
+      py::arg("target") = CompileOptions().target, py::arg("fuse") = true,
       py::arg("decoupled_weight_decay") = true, py::arg("trains") = py::none(),
       py::arg("param_groups") = py::none(), py::keep_alive<0, 2>(),
       "Captures a training step: fn's first output is the loss; the "
@@ -606,7 +607,7 @@ void capture::python::bindTracer(py::module_ &m) {
             return py::bytes(reinterpret_cast<const char *>(bytes.data()),
                              bytes.size());
           },
-          py::arg("target") = "lavapipe", py::arg("fuse") = true,
+          py::arg("target") = CompileOptions().target, py::arg("fuse") = true,
           "Compiles in-process into module-file bytes (Module.load).")
       .def_property_readonly("entries", &Tracer::entries);
 }

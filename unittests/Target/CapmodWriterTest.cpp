@@ -75,7 +75,7 @@ protected:
     module = parseSourceString<ModuleOp>(kModule, &context);
     ASSERT_TRUE(module);
     PassManager pm(&context);
-    buildCapturePipeline(pm, PipelineOptions());
+    buildCapturePipeline(pm, CompileOptions());
     ASSERT_TRUE(succeeded(pm.run(*module)));
   }
 

@@ -4,15 +4,13 @@
 #ifndef CAPTURE_UNITTESTS_TARGET_COMPILEFORTEST_H
 #define CAPTURE_UNITTESTS_TARGET_COMPILEFORTEST_H
 
+#include "capture/Compiler/Compiler.h"
 #include "capture/InitAll.h"
-#include "capture/Pipelines/Pipelines.h"
-#include "capture/Target/Capmod.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 
 #include "gtest/gtest.h"
 
@@ -33,13 +31,10 @@ inline std::vector<uint8_t> compileForTest(const char *source) {
   EXPECT_TRUE(module);
   if (!module)
     return {};
-  mlir::PassManager pm(&context);
-  capture::buildCapturePipeline(pm, capture::PipelineOptions());
-  std::vector<uint8_t> bytes;
-  bool ok = succeeded(pm.run(*module)) &&
-            succeeded(capture::writeCapmod(*module, bytes));
-  EXPECT_TRUE(ok) << "compiling the test module failed";
-  return ok ? bytes : std::vector<uint8_t>();
+  mlir::FailureOr<std::vector<uint8_t>> bytes =
+      capture::compileToCapmod(*module, capture::CompileOptions());
+  EXPECT_TRUE(succeeded(bytes)) << "compiling the test module failed";
+  return succeeded(bytes) ? *bytes : std::vector<uint8_t>();
 }
 
 } // namespace capture::test

@@ -2,6 +2,7 @@
 
 #include "capture/Tracer/Layers.h"
 
+#include "capture/Compiler/Compiler.h"
 #include "capture/InitAll.h"
 #include "capture/Pipelines/Pipelines.h"
 #include "capture/Reference/Interpreter.h"
@@ -320,12 +321,10 @@ TEST(Tracer, TrainStepCompilesToAModule) {
 
   Parsed parsed(t.toMlir().value());
   ASSERT_TRUE(parsed.module);
-  mlir::PassManager pm(&parsed.context);
-  capture::buildCapturePipeline(pm, capture::PipelineOptions());
-  ASSERT_TRUE(succeeded(pm.run(*parsed.module)));
-  std::vector<uint8_t> bytes;
-  ASSERT_TRUE(succeeded(capture::writeCapmod(*parsed.module, bytes)));
-  EXPECT_GT(bytes.size(), 0u);
+  mlir::FailureOr<std::vector<uint8_t>> bytes =
+      capture::compileToCapmod(*parsed.module, capture::CompileOptions());
+  ASSERT_TRUE(succeeded(bytes));
+  EXPECT_GT(bytes->size(), 0u);
 }
 
 TEST(Tracer, StopGradientIsRecordedAndDetaches) {
@@ -375,7 +374,7 @@ TEST(Tracer, StopGradientIsRecordedAndDetaches) {
   // Both entries compile with it (ag-autodiff erased it).
   Parsed again(text);
   mlir::PassManager full(&again.context);
-  capture::buildCapturePipeline(full, capture::PipelineOptions());
+  capture::buildCapturePipeline(full, capture::CompileOptions());
   ASSERT_TRUE(succeeded(full.run(*again.module)));
 }
 

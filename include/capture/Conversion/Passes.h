@@ -3,6 +3,8 @@
 #ifndef CAPTURE_CONVERSION_PASSES_H
 #define CAPTURE_CONVERSION_PASSES_H
 
+#include "capture/Pipelines/CompileOptions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -33,7 +33,8 @@ def PlanBuffers : Pass<"ag-plan-buffers", "::mlir::ModuleOp"> {
     go on the module as `ag.buffer_plan`.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+    Option<"alignment", "alignment", "int64_t",
+           /*default=*/"::capture::CompileOptions().alignment",
            "Byte alignment of every buffer range a kernel binds">,
   ];
 }
@@ -52,19 +53,22 @@ def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
     planned sizes.
   }];
   let options = [
-    Option<"workgroupSize", "workgroup-size", "unsigned", /*default=*/"64",
+    Option<"workgroupSize", "workgroup-size", "unsigned",
+           /*default=*/"::capture::CompileOptions().workgroupSize",
            "Invocations per workgroup of every kernel (1 to 1024)">,
-    Option<"target", "target", "std::string", /*default=*/"\"lavapipe\"",
+    Option<"target", "target", "std::string",
+           /*default=*/"::capture::CompileOptions().target",
            "Device preset the kernels are shaped for, recorded as the module's "
            "#ag.target unless it has one: lavapipe (CPU Vulkan: texel-buffer "
            "reads) or gpu (storage-buffer reads)">,
-    Option<"tileShuffles", "tile-shuffles", "bool", /*default=*/"true",
+    Option<"tileShuffles", "tile-shuffles", "bool",
+           /*default=*/"::capture::CompileOptions().tileShuffles",
            "With texel reads and 8-lane subgroups, each group of 8 lanes "
            "owns 2x4 or 4x2 matmul tiles (else a row or column of 8) and "
            "loads the operand vectors they share once per K block, passing "
            "them by subgroup shuffles (false: every lane loads its own)">,
     Option<"minMatmulWorkgroups", "min-matmul-workgroups", "unsigned",
-           /*default=*/"8",
+           /*default=*/"::capture::CompileOptions().minMatmulWorkgroups",
            "A matmul kernel whose tiles would fill fewer workgroups than "
            "this runs smaller ones (whole subgroups, at least one), so that "
            "a CPU driver's threads share it (0: every kernel keeps "

@@ -25,6 +25,7 @@
 #ifndef CAPTURE_TRACER_TRACER_H
 #define CAPTURE_TRACER_TRACER_H
 
+#include "capture/Pipelines/CompileOptions.h"
 #include "capture/rt/device.h"
 #include "capture/rt/status.h"
 #include "capture/rt/tensor.h"
@@ -412,15 +413,6 @@ struct StepOptions {
   /// Param groups 1..: the weights listed in none are group 0, updated with
   /// the step's AdamW. A listed weight the step does not train is an error.
   std::vector<ParamGroup> paramGroups;
-};
-
-/// Options of Tracer::compile: capture-aot's.
-struct CompileOptions {
-  /// The device preset the kernels are shaped for: "lavapipe" (CPU
-  /// Vulkan) or "gpu".
-  std::string target = "lavapipe";
-  /// Group elementwise chains into dispatch regions (one kernel each).
-  bool fuse = true;
 };
 
 /// Records a module: weights, forward entries and training steps.

@@ -4,6 +4,7 @@
 #define CAPTURE_TRANSFORMS_PASSES_H
 
 #include "capture/Dialect/Ag/IR/AgOps.h"
+#include "capture/Pipelines/CompileOptions.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -57,7 +57,8 @@ def PackParams : Pass<"ag-pack-params", "::mlir::ModuleOp"> {
     an error.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+    Option<"alignment", "alignment", "int64_t",
+           /*default=*/"::capture::CompileOptions().alignment",
            "Byte alignment of every weight inside the pack (a power of two "
            ">= 4; the lowering binds weights at these offsets)">,
   ];
@@ -128,7 +129,8 @@ def PackIO : Pass<"ag-pack-io", "::mlir::ModuleOp"> {
     `#ag.segment`); the runtime packs and unpacks with exactly it.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+    Option<"alignment", "alignment", "int64_t",
+           /*default=*/"::capture::CompileOptions().alignment",
            "Byte alignment of every segment (a power of two; 256 suits "
            "every Vulkan device's minStorageBufferOffsetAlignment)">,
   ];

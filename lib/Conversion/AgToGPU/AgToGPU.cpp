@@ -48,10 +48,11 @@ static void appendBytes(ElementsAttr value, std::vector<char> &bytes) {
   }
 }
 
-/// Creates a private i8 memref.global of `size` bytes, optionally initialized.
+/// Creates a private i8 memref.global of `size` bytes aligned as the plan's
+/// ranges are, optionally initialized.
 static memref::GlobalOp createGlobal(OpBuilder &b, Location loc, StringRef name,
-                                     int64_t size, ArrayRef<char> init,
-                                     bool constant) {
+                                     int64_t size, int64_t alignment,
+                                     ArrayRef<char> init, bool constant) {
   auto type = MemRefType::get({size}, b.getI8Type());
   Attribute initial = b.getUnitAttr(); // uninitialized
   if (!init.empty())
@@ -59,7 +60,7 @@ static memref::GlobalOp createGlobal(OpBuilder &b, Location loc, StringRef name,
         RankedTensorType::get({size}, b.getI8Type()), init);
   return memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"),
                                   type, initial, constant,
-                                  /*alignment=*/b.getI64IntegerAttr(256));
+                                  b.getI64IntegerAttr(alignment));
 }
 
 /// The name of the layout segment at byte `offset` of `layout`.
@@ -126,7 +127,7 @@ static int64_t estimatedWork(ValueRange args, int64_t multiplyAdds) {
 /// Lowers one packed entry (an ag.forward or ag.train_step) whose buffers
 /// ag-plan-buffers planned.
 static LogicalResult lowerEntry(FunctionOpInterface entry,
-                                KernelBuilder &kernels) {
+                                KernelBuilder &kernels, BufferPlanAttr plan) {
   // Only packed entries are planned.
   auto scratchBytes = entry->getAttrOfType<IntegerAttr>(kScratchBytesAttr);
   if (!scratchBytes)
@@ -172,8 +173,8 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   OpBuilder b(entry);
   Location loc = entry.getLoc();
   std::string scratchName = ("__ag_scratch_" + entry.getName()).str();
-  createGlobal(b, loc, scratchName, scratchBytes.getInt(), {},
-               /*constant=*/false);
+  createGlobal(b, loc, scratchName, scratchBytes.getInt(), plan.getAlignment(),
+               {}, /*constant=*/false);
   auto entryType = cast<FunctionType>(entry.getFunctionType());
   auto inType = cast<RankedTensorType>(entryType.getInput(0));
   auto outType = cast<RankedTensorType>(entryType.getResult(0));
@@ -525,14 +526,15 @@ void LowerToGPUPass::runOnOperation() {
   // The module-wide buffers the plan sized; the constants with their bytes.
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   if (plan.getWeights() > 0)
-    createGlobal(b, module.getLoc(), kWeightsGlobal, plan.getWeights(), {},
-                 /*constant=*/false);
+    createGlobal(b, module.getLoc(), kWeightsGlobal, plan.getWeights(),
+                 plan.getAlignment(), {}, /*constant=*/false);
   if (plan.getOptimizer() > 0)
-    createGlobal(b, module.getLoc(), kOptimizerGlobal, plan.getOptimizer(), {},
-                 /*constant=*/false);
+    createGlobal(b, module.getLoc(), kOptimizerGlobal, plan.getOptimizer(),
+                 plan.getAlignment(), {}, /*constant=*/false);
   if (plan.getConstants() > 0)
     recordConstants(createGlobal(b, module.getLoc(), kConstantsGlobal,
-                                 plan.getConstants(), {}, /*constant=*/true),
+                                 plan.getConstants(), plan.getAlignment(), {},
+                                 /*constant=*/true),
                     entries);
 
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -583,6 +585,6 @@ void LowerToGPUPass::runOnOperation() {
                         matmulShareLanes(module, targetAttr),
                         minMatmulWorkgroups);
   for (FunctionOpInterface entry : entries)
-    if (failed(lowerEntry(entry, kernels)))
+    if (failed(lowerEntry(entry, kernels, plan)))
       return signalPassFailure();
 }
