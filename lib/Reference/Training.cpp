@@ -143,18 +143,15 @@ reference::fillHyperInputs(Entry entry, const TrainingState &state,
     return failure();
 
   // The runtime keeps the hyperparameters as floats; in F64 precision they
-  // stay exact.
+  // stay exact. The values are the runtime's (rt::adamWHyperValues).
   auto stored = [&](double value) { return detail::roundTo(precision, value); };
-  // As torch.optim.AdamW: the bias corrections in double, for step t + 1.
-  double t = static_cast<double>(state.step) + 1.0;
   std::vector<double> data;
   auto add = [&](double lr, double beta1, double beta2, double eps,
                  double weightDecay) {
-    beta1 = stored(beta1), beta2 = stored(beta2);
-    data.insert(data.end(),
-                {stored(lr), beta1, beta2, stored(eps), stored(weightDecay),
-                 stored(1.0 - std::pow(beta1, t)),
-                 stored(1.0 - std::pow(beta2, t))});
+    for (double h :
+         rt::adamWHyperValues(stored(lr), stored(beta1), stored(beta2),
+                              stored(eps), stored(weightDecay), state.step))
+      data.push_back(stored(h));
   };
   add(hyper.lr, hyper.beta1, hyper.beta2, hyper.eps, hyper.weightDecay);
   for (auto [i, group] : llvm::enumerate(groups)) {

@@ -110,10 +110,12 @@ kernels::applyAdamW(ag::ApplyAdamWOp op, ag::ParamPackOp pack,
   for (size_t at = 0; at + ag::kAdamWHyperValues <= hyper.data.size();
        at += ag::kAdamWHyperValues) {
     ArrayRef<double> h = ArrayRef<double>(hyper.data).slice(at);
-    double lr = h[0], beta1 = h[1], beta2 = h[2], wd = h[4];
-    groups.push_back({lr, beta1, beta2, h[3], wd, r(1.0 - r(lr * wd)),
-                      r(1.0 - beta1), r(1.0 - beta2), r(std::sqrt(h[6])),
-                      r(lr / h[5])});
+    double lr = h[rt::kHyperLr], beta1 = h[rt::kHyperBeta1],
+           beta2 = h[rt::kHyperBeta2], wd = h[rt::kHyperWeightDecay];
+    groups.push_back({lr, beta1, beta2, h[rt::kHyperEps], wd,
+                      r(1.0 - r(lr * wd)), r(1.0 - beta1), r(1.0 - beta2),
+                      r(std::sqrt(h[rt::kHyperBiasCorrection2])),
+                      r(lr / h[rt::kHyperBiasCorrection1])});
   }
   bool decoupled = op.isDecoupled();
 

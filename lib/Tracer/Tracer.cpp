@@ -5,6 +5,7 @@
 
 #include "capture/Compiler/Compiler.h"
 #include "capture/Dialect/Ag/IR/AgDialect.h"
+#include "capture/Dialect/Ag/IR/AgInitializer.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 #include "capture/InitAll.h"
 #include "capture/Transforms/Passes.h"
@@ -330,27 +331,9 @@ Tracer::~Tracer() = default;
 
 /// The ag initializer attribute of `init`, or null after an error at `at`.
 static InitAttr initAttr(Location at, const Init &init) {
-  InitKind kind = InitKind::zeros;
-  switch (init.kind) {
-  case Init::Kind::Zeros:
-    kind = InitKind::zeros;
-    break;
-  case Init::Kind::Constant:
-    kind = InitKind::constant;
-    break;
-  case Init::Kind::Uniform:
-    kind = InitKind::uniform;
-    break;
-  case Init::Kind::Normal:
-    kind = InitKind::normal;
-    break;
-  case Init::Kind::Linear:
-    kind = InitKind::linear;
-    break;
-  }
   return InitAttr::getChecked([&] { return emitError(at); }, at.getContext(),
-                              kind, APFloat(init.a), APFloat(init.b),
-                              init.fanIn, init.seed);
+                              fromRtInitKind(init.kind), APFloat(init.a),
+                              APFloat(init.b), init.fanIn, init.seed);
 }
 
 void TraceState::declareWeights() {

@@ -17,6 +17,20 @@
 
 namespace fb = capture::capmod;
 
+// The reader and the writer cast between the schema's initializer kinds and
+// the runtime's: the same values, kind for kind.
+static_assert(static_cast<int>(fb::InitKind::Zeros) ==
+                  static_cast<int>(capture::rt::InitKind::Zeros) &&
+              static_cast<int>(fb::InitKind::Constant) ==
+                  static_cast<int>(capture::rt::InitKind::Constant) &&
+              static_cast<int>(fb::InitKind::Uniform) ==
+                  static_cast<int>(capture::rt::InitKind::Uniform) &&
+              static_cast<int>(fb::InitKind::Normal) ==
+                  static_cast<int>(capture::rt::InitKind::Normal) &&
+              static_cast<int>(fb::InitKind::Linear) ==
+                  static_cast<int>(capture::rt::InitKind::Linear) &&
+              fb::InitKind::MAX == fb::InitKind::Linear);
+
 namespace capture::rt {
 namespace {
 

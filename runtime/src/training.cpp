@@ -61,21 +61,15 @@ Status checkNotRuntimeFilled(const EntryDesc &entry, const std::string &name) {
 void writeTrainInputs(const Module::Impl &m, const EntryState &e) {
   const EntryDesc &entry = m.desc.entries[e.index];
   const TrainRuntime &train = *e.train;
-  // As torch.optim.AdamW: the bias corrections in double precision, for the
-  // step about to be taken (t + 1); seven values per param group.
-  double step = static_cast<double>(train.state.step) + 1.0;
   uint8_t *staging = e.stagingIn.mapped();
   size_t at = entry.inputs[train.hyperInput].offset;
   for (size_t g = 0; g <= train.state.groups.size(); ++g) {
     const AdamWDesc &a = g ? train.state.groups[g - 1] : train.state.adamw;
-    float values[kAdamWHyperValues] = {
-        a.lr,
-        a.beta1,
-        a.beta2,
-        a.eps,
-        a.weightDecay,
-        static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta1), step)),
-        static_cast<float>(1.0 - std::pow(static_cast<double>(a.beta2), step))};
+    std::array<double, kAdamWHyperValues> h = adamWHyperValues(
+        a.lr, a.beta1, a.beta2, a.eps, a.weightDecay, train.state.step);
+    float values[kAdamWHyperValues];
+    for (unsigned k = 0; k < kAdamWHyperValues; ++k)
+      values[k] = static_cast<float>(h[k]);
     std::memcpy(staging + at, values, sizeof(values));
     at += sizeof(values);
   }

@@ -27,6 +27,7 @@
 
 #include "capture/Pipelines/CompileOptions.h"
 #include "capture/rt/device.h"
+#include "capture/rt/module_desc.h"
 #include "capture/rt/status.h"
 #include "capture/rt/tensor.h"
 
@@ -93,8 +94,8 @@ enum class ElemType {
 /// A weight's initial value, evaluated when the module is loaded (and by
 /// the interpreter), with PyTorch's rules.
 struct Init {
-  /// The rule.
-  enum class Kind { Zeros, Constant, Uniform, Normal, Linear };
+  /// The rule: the runtime's kinds, which the module file stores.
+  using Kind = rt::InitKind;
   /// Which rule.
   Kind kind = Kind::Zeros;
   /// constant: the value; uniform: low; normal: mean.

@@ -47,7 +47,7 @@ void capture::kernels::emitAdamW(int64_t size, bool decoupled,
                                 /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  // Every group's seven values, loaded once per work item.
+  // Every group's values, loaded once per work item.
   int64_t groups = 1;
   for (const GroupRun &run : runs)
     groups = std::max(groups, run.group + 1);
@@ -69,8 +69,10 @@ void capture::kernels::emitAdamW(int64_t size, bool decoupled,
         h[k] =
             arith::SelectOp::create(b, loc, inside, values[run.group][k], h[k]);
     }
-    lr = h[0], beta1 = h[1], beta2 = h[2], eps = h[3], wd = h[4];
-    bc1 = h[5], bc2 = h[6];
+    lr = h[rt::kHyperLr], beta1 = h[rt::kHyperBeta1];
+    beta2 = h[rt::kHyperBeta2], eps = h[rt::kHyperEps];
+    wd = h[rt::kHyperWeightDecay];
+    bc1 = h[rt::kHyperBiasCorrection1], bc2 = h[rt::kHyperBiasCorrection2];
   };
   Value one = f32Const(b, loc, 1.0);
   auto mul = [&](Value x, Value y) -> Value {

@@ -17,6 +17,8 @@
 
 #include "capture/rt/tensor.h"
 
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -191,9 +193,42 @@ struct AdamWDesc {
   bool decoupled = true;
 };
 
-/// Number of f32 values in a training entry's hyperparameter input: lr,
-/// beta1, beta2, eps, weight_decay, 1 - beta1^(t+1), 1 - beta2^(t+1).
-constexpr unsigned kAdamWHyperValues = 7;
+/// The f32 values of one param group in a training entry's hyperparameter
+/// input, by position: the one home of that layout, which the runtime and
+/// the interpreter write (adamWHyperValues) and the compiler's AdamW kernel
+/// and the interpreter's update read.
+enum AdamWHyper : unsigned {
+  kHyperLr,
+  kHyperBeta1,
+  kHyperBeta2,
+  kHyperEps,
+  kHyperWeightDecay,
+  /// 1 - beta1^(t+1) and 1 - beta2^(t+1): torch.optim.AdamW's bias
+  /// corrections for the step about to be taken.
+  kHyperBiasCorrection1,
+  kHyperBiasCorrection2,
+  /// Values per param group.
+  kAdamWHyperValues
+};
+
+/// One param group's hyperparameter values for step `t` + 1 (t updates
+/// taken), as torch.optim.AdamW computes them: the bias corrections in
+/// double precision from the betas as stored (the caller rounds them
+/// first; the result is rounded to how it is stored).
+inline std::array<double, kAdamWHyperValues>
+adamWHyperValues(double lr, double beta1, double beta2, double eps,
+                 double weightDecay, uint64_t t) {
+  double step = static_cast<double>(t) + 1.0;
+  std::array<double, kAdamWHyperValues> h{};
+  h[kHyperLr] = lr;
+  h[kHyperBeta1] = beta1;
+  h[kHyperBeta2] = beta2;
+  h[kHyperEps] = eps;
+  h[kHyperWeightDecay] = weightDecay;
+  h[kHyperBiasCorrection1] = 1.0 - std::pow(beta1, step);
+  h[kHyperBiasCorrection2] = 1.0 - std::pow(beta2, step);
+  return h;
+}
 
 /// What a training entry adds to a forward entry. The runtime owns the step
 /// counter t and fills the hyperparameter inputs before every replay; the

@@ -15,34 +15,52 @@
 
 namespace capture::ag {
 
+// The dialect's kinds are the runtime's (which the module file's schema
+// fixes): the same values, so that the two translations below are casts.
+static_assert(static_cast<int>(InitKind::zeros) ==
+                  static_cast<int>(rt::InitKind::Zeros) &&
+              static_cast<int>(InitKind::constant) ==
+                  static_cast<int>(rt::InitKind::Constant) &&
+              static_cast<int>(InitKind::uniform) ==
+                  static_cast<int>(rt::InitKind::Uniform) &&
+              static_cast<int>(InitKind::normal) ==
+                  static_cast<int>(rt::InitKind::Normal) &&
+              static_cast<int>(InitKind::linear) ==
+                  static_cast<int>(rt::InitKind::Linear));
+
+/// The runtime's kind of a dialect kind.
+inline rt::InitKind toRtInitKind(InitKind kind) {
+  return static_cast<rt::InitKind>(static_cast<int>(kind));
+}
+
+/// The dialect's kind of a runtime kind (the tracer's Init).
+inline InitKind fromRtInitKind(rt::InitKind kind) {
+  return static_cast<InitKind>(static_cast<int>(kind));
+}
+
 /// The runtime's form of `rule`; its values, verified finite f32 values,
 /// are rounded to f32 here.
 inline rt::InitializerDesc toInitializerDesc(InitAttr rule) {
   rt::InitializerDesc d;
   auto a = static_cast<float>(rule.getA().convertToDouble());
   auto b = static_cast<float>(rule.getB().convertToDouble());
+  d.kind = toRtInitKind(rule.getKind());
   d.fanIn = rule.getFanIn();
   d.seed = rule.getSeed();
   switch (rule.getKind()) {
-  case InitKind::zeros:
-    d.kind = rt::InitKind::Zeros;
-    break;
   case InitKind::constant:
-    d.kind = rt::InitKind::Constant;
     d.value = a;
     break;
   case InitKind::uniform:
-    d.kind = rt::InitKind::Uniform;
     d.low = a;
     d.high = b;
     break;
   case InitKind::normal:
-    d.kind = rt::InitKind::Normal;
     d.mean = a;
     d.std = b;
     break;
+  case InitKind::zeros:
   case InitKind::linear:
-    d.kind = rt::InitKind::Linear;
     break;
   }
   return d;

@@ -4,6 +4,8 @@
 #define CAPTURE_DIALECT_AG_IR_AGOPS_H
 
 #include "capture/Dialect/Ag/IR/AgDialect.h"
+#include "capture/rt/module_desc.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
@@ -103,9 +105,10 @@ int64_t getByteSize(mlir::ShapedType type);
 /// Formats a shape as `[2, 4]` for diagnostics.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
-/// Values in `ag.apply_adamw`'s hyperparameter operand: lr, beta1, beta2,
-/// eps, weight_decay, 1 - beta1^(t+1), 1 - beta2^(t+1).
-constexpr int64_t kAdamWHyperValues = 7;
+/// Values per param group in `ag.apply_adamw`'s hyperparameter operand, laid
+/// out as rt::AdamWHyper says (lr, beta1, beta2, eps, weight_decay, the two
+/// bias corrections).
+constexpr int64_t kAdamWHyperValues = rt::kAdamWHyperValues;
 
 // Attributes and names the training passes put on a train step's inputs and
 // outputs (ag-autodiff, ag-pack-params, ag-insert-clip-scale,
