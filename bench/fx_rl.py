@@ -103,15 +103,15 @@ def hand_written(batch, aot, device, tmp):
     opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
                             weight_decay=0.01)
     g = torch.Generator().manual_seed(1)
-    batch = {"obs": torch.randn(batch, 64, generator=g),
-             "act": torch.randn(batch, 8, generator=g),
-             "adv": torch.randn(batch, generator=g),
-             "ret": torch.randn(batch, generator=g),
-             "old_logp": torch.randn(batch, generator=g)}
-    arrays = {k: v.numpy() for k, v in batch.items()}
+    data = {"obs": torch.randn(batch, 64, generator=g),
+            "act": torch.randn(batch, 8, generator=g),
+            "adv": torch.randn(batch, generator=g),
+            "ret": torch.randn(batch, generator=g),
+            "old_logp": torch.randn(batch, generator=g)}
+    arrays = {k: v.numpy() for k, v in data.items()}
 
     def torch_update():
-        loss = workloads.ppo_loss(model, **batch)
+        loss = workloads.ppo_loss(model, **data)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 0.5)
