@@ -5,7 +5,7 @@
 // in-process and replayed as one queue submission per call. The install
 // test (examples/link) builds this file against an installed Capture.
 //
-//   usage: capture-example-quickstart [STEPS]
+//   usage: capture-example-quickstart [STEPS (>= 2, default 100)]
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +17,9 @@
 
 int main(int argc, char **argv) {
   int steps = argc > 1 ? std::atoi(argv[1]) : 100;
-  if (steps < 1) {
+  if (steps < 2) {
     std::fprintf(stderr,
-                 "quickstart: STEPS must be a whole number >= 1, "
+                 "quickstart: STEPS must be a whole number >= 2, "
                  "got '%s'\n",
                  argv[1]);
     return 2;
@@ -58,7 +58,13 @@ int main(int argc, char **argv) {
     if (step == 0)
       first = last;
   }
-  std::printf("loss %.6f -> %.6f after %d steps, %llu recording\n", first, last,
-              steps, static_cast<unsigned long long>(train.stats().recordings));
-  return last < first ? 0 : 1;
+  if (!(last < first)) {
+    std::fprintf(stderr, "quickstart: the loss did not fall: %.6f -> %.6f\n",
+                 first, last);
+    return 1;
+  }
+  std::printf("loss %.6f -> %.6f after %d steps, %llu recording\n", first,
+              last, steps,
+              static_cast<unsigned long long>(train.stats().recordings));
+  return 0;
 }
