@@ -40,7 +40,7 @@ import capture  # noqa: E402
 import capture.fx  # noqa: E402
 import ppo_model  # noqa: E402
 import torch_timing  # noqa: E402
-import workloads  # noqa: E402
+import ppo_torch  # noqa: E402
 from cartpole_ppo import Agent, ppo_loss  # noqa: E402
 
 
@@ -88,35 +88,18 @@ def imported(batch):
 
 def hand_written(batch, aot, device, tmp):
     """The hand-written PPO workload's step compiled by capture-aot and
-    replayed through capture.Module.run, and bench/ppo_torch.py's update."""
+    replayed through capture.Module.run, and bench/ppo_torch.py's update
+    (the same weights)."""
     source = os.path.join(tmp, "ppo%d.mlir" % batch)
     compiled = os.path.join(tmp, "ppo%d.capmod" % batch)
     with open(source, "w") as f:
         f.write(ppo_model.model(batch))
     subprocess.run([aot, source, "-o", compiled], check=True)
-    torch.manual_seed(0)
-    model = workloads.ActorCritic()
+    model, data, torch_update = ppo_torch.update(batch)
     module = capture.Module.load(device, compiled)
     module.set_params({n: p.detach().numpy()
                        for n, p in model.named_parameters()})
-    params = list(model.parameters())
-    opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
-                            weight_decay=0.01)
-    g = torch.Generator().manual_seed(1)
-    data = {"obs": torch.randn(batch, 64, generator=g),
-            "act": torch.randn(batch, 8, generator=g),
-            "adv": torch.randn(batch, generator=g),
-            "ret": torch.randn(batch, generator=g),
-            "old_logp": torch.randn(batch, generator=g)}
     arrays = {k: v.numpy() for k, v in data.items()}
-
-    def torch_update():
-        loss = workloads.ppo_loss(model, **data)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 0.5)
-        opt.step()
-
     return lambda: module.run("train", arrays), torch_update
 
 

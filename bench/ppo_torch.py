@@ -27,6 +27,35 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 import workloads  # noqa: E402
 
 
+def update(batch_size, seed=0):
+    """The peer's model, its batch and one update of it (returning the loss
+    and the gradient norm): what this script times, and bench/fx_rl.py
+    in its own process."""
+    torch.manual_seed(seed)
+    model = workloads.ActorCritic()
+    params = list(model.parameters())
+    opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
+                            weight_decay=0.01)
+    g = torch.Generator().manual_seed(seed + 1)
+    batch = {
+        "obs": torch.randn(batch_size, OBS, generator=g),
+        "act": torch.randn(batch_size, ACTIONS, generator=g),
+        "adv": torch.randn(batch_size, generator=g),
+        "ret": torch.randn(batch_size, generator=g),
+        "old_logp": torch.randn(batch_size, generator=g),
+    }
+
+    def step():
+        loss = workloads.ppo_loss(model, **batch)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(params, 0.5)
+        opt.step()
+        return float(loss), float(norm)
+
+    return model, batch, step
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--batch", type=int, default=64)
@@ -38,28 +67,8 @@ def main():
     a = p.parse_args()
     if a.batch < 1 or a.steps < 1 or a.threads < 1 or a.dump_steps < 1:
         p.error("--batch, --steps, --threads and --dump-steps must be >= 1")
-    torch.manual_seed(a.seed)
     torch_timing.set_threads(a.threads)
-    model = workloads.ActorCritic()
-    params = list(model.parameters())
-    opt = torch.optim.AdamW(params, lr=3e-4, betas=(0.9, 0.999), eps=1e-8,
-                            weight_decay=0.01)
-    g = torch.Generator().manual_seed(a.seed + 1)
-    batch = {
-        "obs": torch.randn(a.batch, OBS, generator=g),
-        "act": torch.randn(a.batch, ACTIONS, generator=g),
-        "adv": torch.randn(a.batch, generator=g),
-        "ret": torch.randn(a.batch, generator=g),
-        "old_logp": torch.randn(a.batch, generator=g),
-    }
-
-    def step():
-        loss = workloads.ppo_loss(model, **batch)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        norm = torch.nn.utils.clip_grad_norm_(params, 0.5)
-        opt.step()
-        return float(loss), float(norm)
+    model, batch, step = update(a.batch, a.seed)
 
     if a.dump:
         os.makedirs(a.dump, exist_ok=True)

@@ -37,7 +37,7 @@ def set_threads(threads):
     runs next in the process (a captured step timed in the same process,
     docs/benchmarks.md). Another BLAS is left as it is."""
     torch.set_num_threads(threads)
-    torch.randn(2, 2) @ torch.randn(2, 2)  # the BLAS is loaded by now
+    torch.ones(2, 2) @ torch.ones(2, 2)  # the BLAS is loaded by now (no RNG)
     for lib in _openblas():
         lib.openblas_set_num_threads(threads)
 
