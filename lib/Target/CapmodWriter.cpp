@@ -10,6 +10,7 @@
 
 #include "capture/Target/Capmod.h"
 
+#include "capture/Conversion/AgToGPU/Schedule.h"
 #include "capture/Conversion/Passes.h"
 #include "capture/Dialect/Ag/IR/AgInitializer.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
@@ -33,12 +34,10 @@ namespace rt = capture::rt;
 
 namespace {
 
-/// A byte range of one buffer that a dispatch touches.
-struct ByteRange {
-  /// Index into the module's buffers.
-  uint32_t buffer;
-  /// [begin, end) in bytes.
-  uint64_t begin, end;
+/// The buffers of the entry being written, by index into the module's.
+struct EntryBuffers {
+  /// Its packed input, packed output and scratch buffers.
+  uint32_t input, output, scratch;
 };
 
 /// Builds the module description; one instance per write.
@@ -54,8 +53,8 @@ private:
   }
   FailureOr<uint32_t> kernelIndex(gpu::LaunchFuncOp launch);
   LogicalResult writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry);
-  FailureOr<ByteRange> rangeOf(Value view, uint32_t input, uint32_t output,
-                               uint32_t scratch);
+  FailureOr<uint32_t> bufferOf(ag::BufferKind kind, Operation *user,
+                               const EntryBuffers &entry);
   LogicalResult writeEntry(func::FuncOp func);
 
   /// The module being written.
@@ -64,8 +63,6 @@ private:
   rt::ModuleDesc *desc = nullptr;
   /// Kernel index by gpu.module name.
   llvm::StringMap<uint32_t> kernelIndices;
-  /// Argument indices each kernel writes, by kernel index.
-  DenseMap<uint32_t, SmallVector<uint32_t>> kernelWrites;
   /// Buffer index of the module-wide globals, by symbol name.
   llvm::StringMap<uint32_t> globalBuffers;
 };
@@ -195,46 +192,34 @@ FailureOr<uint32_t> Writer::kernelIndex(gpu::LaunchFuncOp launch) {
   if (auto lanes = func->getAttrOfType<IntegerAttr>(kSubgroupMultipleAttr))
     kernel.subgroupMultiple = static_cast<uint32_t>(lanes.getInt());
   desc->kernels.push_back(std::move(kernel));
-  uint32_t index = kernelIndices[name] = desc->kernels.size() - 1;
-  // By the lowering's convention the last argument is the one written,
-  // unless the kernel lists the ones it writes.
-  SmallVector<uint32_t> &writes = kernelWrites[index];
-  if (auto list = func->getAttrOfType<DenseI32ArrayAttr>(kKernelWritesAttr))
-    writes.assign(list.asArrayRef().begin(), list.asArrayRef().end());
-  else
-    writes = {func.getNumArguments() - 1};
-  return index;
+  return kernelIndices[name] = desc->kernels.size() - 1;
 }
 
-FailureOr<ByteRange> Writer::rangeOf(Value value, uint32_t input,
-                                     uint32_t output, uint32_t scratch) {
-  auto view = value.getDefiningOp<memref::ViewOp>();
-  if (!view)
-    return emitError(value.getLoc())
-           << "kernel argument is not a memref.view of a buffer";
-  std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-  if (!shift)
-    return view.emitOpError() << "needs a constant byte shift";
-  Value source = view.getSource();
-  uint32_t buffer;
-  if (auto arg = dyn_cast<BlockArgument>(source)) {
-    buffer = arg.getArgNumber() == 0 ? input : output;
-  } else if (auto global = source.getDefiningOp<memref::GetGlobalOp>()) {
-    StringRef name = global.getName();
-    auto func = view->getParentOfType<func::FuncOp>();
-    auto scratchName = func->getAttrOfType<FlatSymbolRefAttr>(kScratchAttr);
-    if (scratchName && scratchName.getValue() == name) {
-      buffer = scratch;
-    } else if (auto it = globalBuffers.find(name); it != globalBuffers.end()) {
-      buffer = it->second;
-    } else {
-      return view.emitOpError() << "views unknown global @" << name;
-    }
-  } else {
-    return view.emitOpError() << "views a value that is not a buffer";
+FailureOr<uint32_t> Writer::bufferOf(ag::BufferKind kind, Operation *user,
+                                     const EntryBuffers &entry) {
+  StringRef global;
+  switch (kind) {
+  case BufferKind::input:
+    return entry.input;
+  case BufferKind::output:
+    return entry.output;
+  case BufferKind::scratch:
+    return entry.scratch;
+  case BufferKind::weights:
+    global = kWeightsGlobal;
+    break;
+  case BufferKind::optimizer:
+    global = kOptimizerGlobal;
+    break;
+  case BufferKind::constants:
+    global = kConstantsGlobal;
+    break;
   }
-  uint64_t begin = *shift;
-  return ByteRange{buffer, begin, begin + getByteSize(view.getType())};
+  if (auto it = globalBuffers.find(global); it != globalBuffers.end())
+    return it->second;
+  return user->emitOpError()
+         << "uses the " << stringifyBufferKind(kind)
+         << " buffer, but the module has no @" << global << " global";
 }
 
 /// Converts an I/O layout or probe segment to a tensor slot.
@@ -297,6 +282,7 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
               "before writing";
   uint32_t scratch = addBuffer(rt::BufferKind::Scratch,
                                scratchGlobal.getType().getNumElements());
+  EntryBuffers buffers{input, output, scratch};
 
   // Dispatches and the barriers ag-insert-barriers placed, in order; the
   // loader's hazard check (run on the written module) confirms them.
@@ -315,23 +301,27 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
     command.kind = rt::CommandDesc::Kind::Dispatch;
     rt::DispatchDesc &dispatch = command.dispatch;
     dispatch.kernel = *kernel;
-    ArrayRef<uint32_t> written = kernelWrites[*kernel];
     const std::vector<rt::BindingKind> &kinds =
         desc->kernels[*kernel].bindingKinds;
-    for (auto [i, arg] : llvm::enumerate(launch.getKernelOperands())) {
-      FailureOr<ByteRange> range = rangeOf(arg, input, output, scratch);
-      if (failed(range))
+    FailureOr<SmallVector<LaunchBinding>> bindings = getLaunchBindings(launch);
+    if (failed(bindings))
+      return WalkResult::interrupt();
+    for (auto [i, b] : llvm::enumerate(*bindings)) {
+      FailureOr<uint32_t> buffer =
+          bufferOf(b.binding.getBuffer(), b.binding, buffers);
+      if (failed(buffer))
         return WalkResult::interrupt();
+      uint64_t size = b.binding.getByteSize();
       // A texel view covers whole 16-byte texels; every range starts at a
       // 256-byte boundary and every buffer size is a multiple of 16, so
       // the rounded range stays inside the tensor's own slot.
       if (i < kinds.size() && kinds[i] == rt::BindingKind::TexelBufferRgba32f)
-        range->end = range->begin + llvm::alignTo(range->end - range->begin,
-                                                  uint64_t(16));
+        size = llvm::alignTo(size, uint64_t(16));
       dispatch.bindings.push_back(
-          {range->buffer, range->begin, range->end - range->begin});
+          {*buffer, static_cast<uint64_t>(b.binding.getOffset()), size});
+      if (b.write)
+        dispatch.writes.push_back(static_cast<uint32_t>(i));
     }
-    dispatch.writes.assign(written.begin(), written.end());
     if (auto work = launch->getAttrOfType<IntegerAttr>(kWorkAttr))
       dispatch.work = std::max<int64_t>(work.getInt(), 0);
     for (Value v :
@@ -347,56 +337,33 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
     entry.inputs.push_back(slotOf(cast<SegmentAttr>(a), input));
   for (Attribute a : outputLayout)
     entry.outputs.push_back(slotOf(cast<SegmentAttr>(a), output));
+  // The records are typed attributes (the dialect verifies them where the
+  // pipeline runs); a writer handed IR that skipped verification still
+  // refuses anything else.
   if (auto list = func->getAttrOfType<ArrayAttr>(kProbesAttr)) {
     for (Attribute a : list) {
-      auto dict = dyn_cast<DictionaryAttr>(a);
-      auto kind = dict ? dict.getAs<BufferKindAttr>("buffer") : nullptr;
-      auto segment = dict ? dict.getAs<SegmentAttr>("segment") : nullptr;
-      if (!kind || !segment)
+      auto probe = dyn_cast<ProbeAttr>(a);
+      if (!probe)
         return func.emitOpError()
-               << "has a probe that is not {buffer = #ag.buffer<...>, "
-                  "segment = #ag.segment<...>}: "
-               << a;
-      uint32_t buffer = 0;
-      switch (kind.getValue()) {
-      case BufferKind::input:
-        buffer = input;
-        break;
-      case BufferKind::output:
-        buffer = output;
-        break;
-      case BufferKind::scratch:
-        buffer = scratch;
-        break;
-      case BufferKind::weights:
-        buffer = globalBuffers.lookup(kWeightsGlobal);
-        break;
-      case BufferKind::optimizer:
-        buffer = globalBuffers.lookup(kOptimizerGlobal);
-        break;
-      case BufferKind::constants:
-        buffer = globalBuffers.lookup(kConstantsGlobal);
-        break;
-      }
-      entry.probes.push_back(slotOf(segment, buffer));
+               << "has a probe that is not an #ag.probe: " << a;
+      FailureOr<uint32_t> buffer = bufferOf(probe.getBuffer(), func, buffers);
+      if (failed(buffer))
+        return failure();
+      entry.probes.push_back(slotOf(probe.getSegment(), *buffer));
     }
   }
   if (auto checks = func->getAttrOfType<ArrayAttr>(kIndexChecksAttr)) {
     for (Attribute a : checks) {
-      auto d = dyn_cast<DictionaryAttr>(a);
-      if (!d || !d.getAs<StringAttr>("output") || !d.getAs<StringAttr>("op") ||
-          !d.getAs<StringAttr>("input") || !d.getAs<IntegerAttr>("bound") ||
-          !d.getAs<StringAttr>("loc"))
+      auto c = dyn_cast<IndexCheckAttr>(a);
+      if (!c)
         return func.emitOpError()
-               << "has an index check that is not {output, op, input, "
-                  "bound, loc}: "
-               << a;
+               << "has an index check that is not an #ag.index_check: " << a;
       rt::IndexCheckDesc check;
-      check.output = d.getAs<StringAttr>("output").str();
-      check.op = d.getAs<StringAttr>("op").str();
-      check.input = d.getAs<StringAttr>("input").str();
-      check.bound = d.getAs<IntegerAttr>("bound").getInt();
-      check.location = d.getAs<StringAttr>("loc").str();
+      check.output = c.getOutput().str();
+      check.op = c.getOp().str();
+      check.input = c.getInput().str();
+      check.bound = c.getBound();
+      check.location = c.getLoc().str();
       entry.indexChecks.push_back(std::move(check));
     }
   }
@@ -407,26 +374,22 @@ LogicalResult Writer::writeEntry(func::FuncOp func) {
 }
 
 LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
-  auto info = func->getAttrOfType<DictionaryAttr>(kTrainAttr);
-  auto packName = info ? info.getAs<FlatSymbolRefAttr>("pack") : nullptr;
-  auto pack =
-      packName
-          ? SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(func, packName)
-          : nullptr;
-  auto adamw = info ? info.getAs<AdamWAttr>("adamw") : nullptr;
-  bool placed =
-      pack &&
-      llvm::all_of(
-          ArrayRef<StringRef>{kPlaceAttr, kMoment1PlaceAttr, kMoment2PlaceAttr,
-                              kGradsPlaceAttr},
-          [&](StringRef name) { return pack->getAttrOfType<PlaceAttr>(name); });
-  if (!placed || !adamw || !info.getAs<StringAttr>("hyper_input") ||
-      !info.getAs<StringAttr>("grad_norm_output"))
+  auto info = func->getAttrOfType<TrainAttr>(kTrainAttr);
+  if (!info)
     return func.emitOpError()
-           << "has an incomplete '" << kTrainAttr << "' attribute "
-           << "(expected a placed pack, adamw, hyper_input and "
-              "grad_norm_output): "
-           << func->getAttr(kTrainAttr);
+           << "has '" << kTrainAttr << "' = " << func->getAttr(kTrainAttr)
+           << ", expected an #ag.train";
+  auto pack =
+      SymbolTable::lookupNearestSymbolFrom<ParamPackOp>(func, info.getPack());
+  if (!pack)
+    return func.emitOpError() << "trains param pack " << info.getPack()
+                              << ", which is not an ag.param_pack";
+  for (StringRef name :
+       {kPlaceAttr, kMoment1PlaceAttr, kMoment2PlaceAttr, kGradsPlaceAttr})
+    if (!pack->getAttrOfType<PlaceAttr>(name))
+      return pack.emitOpError() << "has no '" << name
+                                << "' place: run ag-plan-buffers before "
+                                   "writing";
   auto f32 = [](const APFloat &v) {
     APFloat copy = v;
     bool lost;
@@ -438,22 +401,16 @@ LogicalResult Writer::writeTrainInfo(func::FuncOp func, rt::EntryDesc &entry) {
             f32(a.getEps()), f32(a.getWeightDecay()), a.getDecoupled()};
   };
   rt::TrainDesc train;
-  train.adamw = desc(adamw);
-  if (auto groups = info.getAs<ArrayAttr>("groups"))
-    for (Attribute group : groups) {
-      auto a = dyn_cast<AdamWAttr>(group);
-      if (!a)
-        return func.emitOpError() << "has a param group that is not an "
-                                     "#ag.adamw in '"
-                                  << kTrainAttr << "': " << group;
-      train.groups.push_back(desc(a));
-    }
-  if (auto limit = info.getAs<FloatAttr>("max_grad_norm"))
+  train.adamw = desc(info.getAdamw());
+  // (TrainAttr's verifier made every group an #ag.adamw.)
+  if (ArrayAttr groups = info.getGroups())
+    for (Attribute group : groups)
+      train.groups.push_back(desc(cast<AdamWAttr>(group)));
+  if (FloatAttr limit = info.getMaxGradNorm())
     train.maxGradNorm = f32(limit.getValue());
-  train.hyperInput = info.getAs<StringAttr>("hyper_input").str();
-  if (auto name = info.getAs<StringAttr>("max_grad_norm_input"))
-    train.maxGradNormInput = name.str();
-  train.gradNormOutput = info.getAs<StringAttr>("grad_norm_output").str();
+  train.hyperInput = info.getHyperInput().str();
+  train.maxGradNormInput = info.getMaxGradNormInput().str();
+  train.gradNormOutput = info.getGradNormOutput().str();
   auto offset = [&](StringRef attr) -> uint64_t {
     return pack->getAttrOfType<PlaceAttr>(attr).getOffset();
   };

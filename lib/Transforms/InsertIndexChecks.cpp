@@ -159,13 +159,8 @@ static LogicalResult insertIndexChecks(FunctionOpInterface entry) {
     std::string name = (kIndexCheckPrefix + Twine(k)).str();
     resAttrs.push_back(b.getDictionaryAttr(
         {b.getNamedAttr(ForwardOp::getNameAttrName(), b.getStringAttr(name))}));
-    checks.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("output", b.getStringAttr(name)),
-         b.getNamedAttr("op", b.getStringAttr(opName)),
-         b.getNamedAttr("input", b.getStringAttr(input)),
-         b.getNamedAttr("bound", b.getI64IntegerAttr(use.bound)),
-         b.getNamedAttr("loc",
-                        b.getStringAttr(locationText(use.op->getLoc())))}));
+    checks.push_back(IndexCheckAttr::get(ctx, name, opName, input, use.bound,
+                                         locationText(use.op->getLoc())));
     // Each sum as early as its terms allow, so that the norm can take it
     // where the norm is computed.
     if (!poison) {

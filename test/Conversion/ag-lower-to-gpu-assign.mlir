@@ -23,15 +23,13 @@ ag.forward @soft(%tau: tensor<f32> {ag.name = "tau"}) -> (tensor<8xf32> {ag.name
 // CHECK-DAG: ag.weight @t {{.*}}#ag.place<weights, 256>
 // CHECK-DAG: ag.weight @h {{.*}}#ag.place<weights, 512>
 // CHECK-LABEL: func.func @soft
-// CHECK-DAG: %[[SCRATCH:.*]] = memref.get_global @__ag_scratch_soft
-// CHECK-DAG: %[[W:.*]] = memref.get_global @__ag_weights
-// CHECK: %[[NEW:.*]] = memref.view %[[SCRATCH]][%c0][] : memref<32xi8> to memref<2xvector<4xf32>>
+// CHECK: %[[NEW:.*]] = ag.binding <scratch, 0> : memref<2xvector<4xf32>>
 // CHECK: gpu.launch_func @sub_mul_add_0::@sub_mul_add_0 {{.*}}, %[[NEW]] : memref<2xvector<4xf32>>)
-// CHECK: %[[T:.*]] = memref.view %[[W]][%c256][] : memref<544xi8> to memref<8xf32>
+// CHECK: %[[T:.*]] = ag.binding <weights, 256> : memref<8xf32>
 // CHECK: gpu.launch_func @[[COPY:.*]]::@{{.*}} args(%[[T]] : memref<8xf32>, %{{.*}} : memref<8xf32>)
-// CHECK-NEXT: %[[H:.*]] = memref.view %[[W]][%c512][] : memref<544xi8> to memref<8xf32>
+// CHECK-NEXT: %[[H:.*]] = ag.binding <weights, 512> : memref<8xf32>
 // CHECK-NEXT: gpu.launch_func @[[COPY]]::@{{.*}} args(%[[T]] : memref<8xf32>, %[[H]] : memref<8xf32>)
-// CHECK-NEXT: %[[NEW8:.*]] = memref.view %[[SCRATCH]][%c0][] : memref<32xi8> to memref<8xf32>
+// CHECK-NEXT: %[[NEW8:.*]] = ag.binding <scratch, 0> : memref<8xf32>
 // CHECK-NEXT: ag.barrier
 // CHECK-NEXT: gpu.launch_func @[[COPY]]::@{{.*}} args(%[[NEW8]] : memref<8xf32>, %[[T]] : memref<8xf32>)
 // CHECK-NEXT: return

@@ -203,21 +203,20 @@ ag.forward @alias(%x: tensor<2x3xf32> {ag.name = "x"})
 }
 // CHECK-LABEL: func.func @alias
 // CHECK-SAME: (%[[IN:.*]]: memref<32xi8>, %[[OUT:.*]]: memref<544xi8>)
-// CHECK-SAME: ag.probes = [{buffer = #ag.buffer<scratch>, segment = #ag.segment<"w", [6], f32, offset = 256>}]
-// CHECK-DAG: %[[SCR:.*]] = memref.get_global @__ag_scratch_alias
-// CHECK: %[[X:.*]] = memref.view %[[IN]][%c0][] : memref<32xi8> to memref<2x3xf32>
-// CHECK: %[[A:.*]] = memref.view %[[SCR]][%c0][] : memref<288xi8> to memref<2x3xf32>
+// CHECK-SAME: ag.probes = [#ag.probe<scratch, #ag.segment<"w", [6], f32, offset = 256>>]
+// CHECK: %[[X:.*]] = ag.binding <input, 0> : memref<2x3xf32>
+// CHECK: %[[A:.*]] = ag.binding <scratch, 0> : memref<2x3xf32>
 // CHECK: gpu.launch_func @exp_0::@exp_0 {{.*}} args(%[[X]] : memref<2x3xf32>, %[[A]] : memref<2x3xf32>)
-// CHECK: %[[B:.*]] = memref.view %[[SCR]][%c256][] : memref<288xi8> to memref<2x3xf32>
+// CHECK: %[[B:.*]] = ag.binding <scratch, 256> : memref<2x3xf32>
 // CHECK: gpu.launch_func @neg_1::@neg_1 {{.*}} args(%[[X]] : memref<2x3xf32>, %[[B]] : memref<2x3xf32>)
-// CHECK: %[[V:.*]] = memref.view %[[SCR]][%c0][] : memref<288xi8> to memref<6xf32>
-// CHECK: %[[W:.*]] = memref.view %[[SCR]][%c256][] : memref<288xi8> to memref<6xf32>
-// CHECK: %[[S:.*]] = memref.view %[[OUT]][%c512][] : memref<544xi8> to memref<6xf32>
+// CHECK: %[[V:.*]] = ag.binding <scratch, 0> : memref<6xf32>
+// CHECK: %[[W:.*]] = ag.binding <scratch, 256> : memref<6xf32>
+// CHECK: %[[S:.*]] = ag.binding <output, 512> : memref<6xf32>
 // CHECK: gpu.launch_func @add_2::@add_2 {{.*}} args(%[[V]] : memref<6xf32>, %[[W]] : memref<6xf32>, %[[S]] : memref<6xf32>)
-// CHECK: %[[E:.*]] = memref.view %[[OUT]][%c256][] : memref<544xi8> to memref<2x3xf32>
+// CHECK: %[[E:.*]] = ag.binding <output, 256> : memref<2x3xf32>
 // CHECK: gpu.launch_func @sqrt_3::@sqrt_3 {{.*}} args(%[[X]] : memref<2x3xf32>, %[[E]] : memref<2x3xf32>)
-// CHECK: %[[XF:.*]] = memref.view %[[IN]][%c0][] : memref<32xi8> to memref<6xf32>
-// CHECK: %[[F:.*]] = memref.view %[[OUT]][%c0][] : memref<544xi8> to memref<6xf32>
+// CHECK: %[[XF:.*]] = ag.binding <input, 0> : memref<6xf32>
+// CHECK: %[[F:.*]] = ag.binding <output, 0> : memref<6xf32>
 // CHECK: gpu.launch_func @copy_4::@copy_4 {{.*}} args(%[[XF]] : memref<6xf32>, %[[F]] : memref<6xf32>)
 // CHECK-NOT: gpu.launch_func
 // CHECK-NOT: gpu.module @reshape

@@ -23,32 +23,30 @@
 // CHECK-SAME: ag.entry = "train"
 // CHECK-SAME: ag.input_layout = [#ag.segment<"ids", [2], i32, offset = 0>, #ag.segment<"labels", [2], i32, offset = 256>, #ag.segment<"max_grad_norm", [], f32, offset = 512>, #ag.segment<"adamw", [7], f32, offset = 768>]
 // CHECK-SAME: ag.output_layout = [#ag.segment<"loss", [], f32, offset = 0>, #ag.segment<"w_before", [3, 4], f32, offset = 256>, #ag.segment<"grad_norm", [], f32, offset = 512>]
-// CHECK-SAME: ag.train = {adamw = #ag.adamw<lr = 1.000000e-02, beta1 = 9.000000e-01, beta2 = 0.99899999999999999, eps = 1.000000e-08, weight_decay = 1.000000e-02>, grad_norm_output = "grad_norm", hyper_input = "adamw", max_grad_norm = 5.000000e-01 : f32, max_grad_norm_input = "max_grad_norm", pack = @train.params}
-// CHECK-DAG: %[[OPT:.*]] = memref.get_global @__ag_optimizer
-// CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
-// CHECK: %[[GW:.*]] = memref.view %[[OPT]][%c256][] : memref<1328xi8> to memref<3xvector<4xf32>>
+// CHECK-SAME: ag.train = #ag.train<pack = @train.params, adamw = #ag.adamw<lr = 1.000000e-02, beta1 = 9.000000e-01, beta2 = 0.99899999999999999, eps = 1.000000e-08, weight_decay = 1.000000e-02>, max_grad_norm = 5.000000e-01 : f32, max_grad_norm_input = "max_grad_norm", hyper_input = "adamw", grad_norm_output = "grad_norm">
+// CHECK: %[[GW:.*]] = ag.binding <optimizer, 256> : memref<3xvector<4xf32>>
 // CHECK: gpu.launch_func @matmul_{{[0-9]+}}::@matmul_{{[0-9]+}} {{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xvector<4xf32>>, %[[GW]] : memref<3xvector<4xf32>>)
-// CHECK: %[[GE:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<5x3xf32>
+// CHECK: %[[GE:.*]] = ag.binding <optimizer, 0> : memref<5x3xf32>
 // CHECK: gpu.launch_func @scatter_add_rows_{{[0-9]+}}::{{.*}} args(%{{.*}} : memref<2x3xf32>, %{{.*}} : memref<2xi32>, %[[GE]] : memref<5x3xf32>)
 // The norm reads the flat gradients where they were computed.
-// CHECK: %[[G:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<76xf32>
-// CHECK-NEXT: %[[G2:.*]] = memref.view %[[OPT]][%c0][] : memref<1328xi8> to memref<76xf32>
+// CHECK: %[[G:.*]] = ag.binding <optimizer, 0> : memref<76xf32>
+// CHECK-NEXT: %[[G2:.*]] = ag.binding <optimizer, 0> : memref<76xf32>
 // CHECK: gpu.launch_func @mul_{{[0-9]+}}::{{.*}} args(%[[G]] : memref<76xf32>, %[[G2]] : memref<76xf32>
-// CHECK: %[[WSRC:.*]] = memref.view %[[WTS]][%c256][] : memref<528xi8> to memref<3x4xf32>
-// CHECK: %[[WOUT:.*]] = memref.view %arg1[%c256][] : memref<528xi8> to memref<3x4xf32>
+// CHECK: %[[WSRC:.*]] = ag.binding <weights, 256> : memref<3x4xf32>
+// CHECK: %[[WOUT:.*]] = ag.binding <output, 256> : memref<3x4xf32>
 // CHECK: gpu.launch_func @copy_{{[0-9]+}}::{{.*}} args(%[[WSRC]] : memref<3x4xf32>, %[[WOUT]] : memref<3x4xf32>)
 // AdamW reads the clipped gradients, the parameters and both moments as
 // vec4 elements (76 floats: 19 vectors) and writes the same three ranges,
 // one vec4 per store.
-// CHECK: %[[CLIPPED:.*]] = memref.view %{{.*}}[%c{{[0-9]+}}][] : memref<{{[0-9]+}}xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[NORM:.*]] = memref.view %arg1[%c512][] : memref<528xi8> to memref<f32>
-// CHECK: %[[HYPER:.*]] = memref.view %arg0[%c768][] : memref<800xi8> to memref<7xf32>
-// CHECK: %[[PIN:.*]] = memref.view %[[WTS]][%c0][] : memref<528xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[MIN:.*]] = memref.view %[[OPT]][%c512][] : memref<1328xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[VIN:.*]] = memref.view %[[OPT]][%c1024][] : memref<1328xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[P:.*]] = memref.view %[[WTS]][%c0][] : memref<528xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[M:.*]] = memref.view %[[OPT]][%c512][] : memref<1328xi8> to memref<19xvector<4xf32>>
-// CHECK: %[[V:.*]] = memref.view %[[OPT]][%c1024][] : memref<1328xi8> to memref<19xvector<4xf32>>
+// CHECK: %[[CLIPPED:.*]] = ag.binding <{{.*}}> : memref<19xvector<4xf32>>
+// CHECK: %[[NORM:.*]] = ag.binding <output, 512> : memref<f32>
+// CHECK: %[[HYPER:.*]] = ag.binding <input, 768> : memref<7xf32>
+// CHECK: %[[PIN:.*]] = ag.binding <weights, 0> : memref<19xvector<4xf32>>
+// CHECK: %[[MIN:.*]] = ag.binding <optimizer, 512> : memref<19xvector<4xf32>>
+// CHECK: %[[VIN:.*]] = ag.binding <optimizer, 1024> : memref<19xvector<4xf32>>
+// CHECK: %[[P:.*]] = ag.binding <weights, 0> : memref<19xvector<4xf32>>
+// CHECK: %[[M:.*]] = ag.binding <optimizer, 512> : memref<19xvector<4xf32>>
+// CHECK: %[[V:.*]] = ag.binding <optimizer, 1024> : memref<19xvector<4xf32>>
 // CHECK: gpu.launch_func @adamw_{{[0-9]+}}::@adamw_{{[0-9]+}} {{.*}} args(%[[CLIPPED]] : memref<19xvector<4xf32>>, %[[NORM]] : memref<f32>, %[[HYPER]] : memref<7xf32>, %[[PIN]] : memref<19xvector<4xf32>>, %[[MIN]] : memref<19xvector<4xf32>>, %[[VIN]] : memref<19xvector<4xf32>>, %[[P]] : memref<19xvector<4xf32>>, %[[M]] : memref<19xvector<4xf32>>, %[[V]] : memref<19xvector<4xf32>>)
 // CHECK-NEXT: return
 

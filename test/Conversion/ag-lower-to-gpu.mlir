@@ -1,8 +1,8 @@
 // RUN: capture-opt %s -split-input-file -ag-pack-io -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
 
 // Weights, constants and the entry's scratch become byte globals; every
-// compute op becomes a gpu.launch_func whose arguments are memref.views of
-// buffer ranges (operands first, the written result last); outputs are
+// compute op becomes a gpu.launch_func whose arguments are ag.bindings,
+// typed buffer ranges (operands first, the written result last); outputs are
 // written in place in the output buffer; scratch ranges are reused once
 // their value is dead, except a probed value's.
 
@@ -35,37 +35,32 @@ ag.forward @mlp(%x: tensor<2x4xf32> {ag.name = "x"})
 // CHECK-SAME: ag.entry = "forward"
 // CHECK-SAME: ag.input_layout = [#ag.segment<"x", [2, 4], f32, offset = 0>]
 // CHECK-SAME: ag.output_layout = [#ag.segment<"y", [2, 8], f32, offset = 0>, #ag.segment<"xin", [2, 4], f32, offset = 256>]
-// CHECK-SAME: ag.probes = [{buffer = #ag.buffer<scratch>, segment = #ag.segment<"pre", [2, 8], f32, offset = 0>}]
+// CHECK-SAME: ag.probes = [#ag.probe<scratch, #ag.segment<"pre", [2, 8], f32, offset = 0>>]
 // CHECK-SAME: ag.scratch = @__ag_scratch_mlp
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
-// CHECK-DAG: %[[CST:.*]] = memref.get_global @__ag_constants
-// CHECK-DAG: %[[SCR:.*]] = memref.get_global @__ag_scratch_mlp
-// CHECK-DAG: %[[WTS:.*]] = memref.get_global @__ag_weights
 // The matmul template binds x and w as vec4 elements along their
 // contiguous dimensions (K = 4 for x, N = 8 for w), and its result as vec4
 // elements along N; the add reads the same bytes as 2x8.
-// CHECK: %[[XV:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2xvector<4xf32>>
-// CHECK: %[[W:.*]] = memref.view %[[WTS]][%[[C0]]][] : memref<288xi8> to memref<8xvector<4xf32>>
-// CHECK: %[[T0V:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<4xvector<4xf32>>
+// CHECK: %[[XV:.*]] = ag.binding <input, 0> : memref<2xvector<4xf32>>
+// CHECK: %[[W:.*]] = ag.binding <weights, 0> : memref<8xvector<4xf32>>
+// CHECK: %[[T0V:.*]] = ag.binding <scratch, 0> : memref<4xvector<4xf32>>
 // Each launch carries its work estimate: the matmul's 2*8*4 = 64
 // multiply-adds plus 8 per bound float (8 + 32 + 16 floats): 512; the add
 // binds 16 + 8 + 16 floats: 320.
 // CHECK: gpu.launch_func @[[MM:matmul_[0-9]+]]::@[[MM]] blocks in ({{.*}}) threads in ({{.*}}) args(%[[XV]] : memref<2xvector<4xf32>>, %[[W]] : memref<8xvector<4xf32>>, %[[T0V]] : memref<4xvector<4xf32>>) {ag.work = 512 : i64}
-// CHECK: %[[T0:.*]] = memref.view %[[SCR]][%[[C0]]][] : memref<320xi8> to memref<2x8xf32>
-// CHECK: %[[B:.*]] = memref.view %[[WTS]][%[[C256]]][] : memref<288xi8> to memref<8xf32>
-// CHECK: %[[T1:.*]] = memref.view %[[SCR]][%[[C256]]][] : memref<320xi8> to memref<2x8xf32>
+// CHECK: %[[T0:.*]] = ag.binding <scratch, 0> : memref<2x8xf32>
+// CHECK: %[[B:.*]] = ag.binding <weights, 256> : memref<8xf32>
+// CHECK: %[[T1:.*]] = ag.binding <scratch, 256> : memref<2x8xf32>
 // CHECK: gpu.launch_func @add_{{[0-9]+}}::@add_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[B]] : memref<8xf32>, %[[T1]] : memref<2x8xf32>) {ag.work = 320 : i64}
 // The matmul result is dead after the add: the mul (the probed value) reuses its range.
-// CHECK: %[[C:.*]] = memref.view %[[CST]][%[[C0]]][] : memref<32xi8> to memref<8xf32>
+// CHECK: %[[C:.*]] = ag.binding <constants, 0> : memref<8xf32>
 // CHECK: gpu.launch_func @mul_{{[0-9]+}}::@mul_{{[0-9]+}} {{.*}} args(%[[T1]] : memref<2x8xf32>, %[[C]] : memref<8xf32>, %[[T0]] : memref<2x8xf32>)
 // CHECK: gpu.launch_func @tanh_{{[0-9]+}}::@tanh_{{[0-9]+}} {{.*}} args(%[[T0]] : memref<2x8xf32>, %[[T1]] : memref<2x8xf32>)
 // The last op writes output "y" in place.
-// CHECK: %[[Y:.*]] = memref.view %[[OUT]][%[[C0]]][] : memref<288xi8> to memref<2x8xf32>
+// CHECK: %[[Y:.*]] = ag.binding <output, 0> : memref<2x8xf32>
 // CHECK: gpu.launch_func @relu_{{[0-9]+}}::@relu_{{[0-9]+}} {{.*}} args(%[[T1]] : memref<2x8xf32>, %[[Y]] : memref<2x8xf32>)
 // An input returned as an output is copied.
-// CHECK: %[[X:.*]] = memref.view %[[IN]][%[[C0]]][] : memref<32xi8> to memref<2x4xf32>
-// CHECK: %[[XIN:.*]] = memref.view %[[OUT]][%[[C256]]][] : memref<288xi8> to memref<2x4xf32>
+// CHECK: %[[X:.*]] = ag.binding <input, 0> : memref<2x4xf32>
+// CHECK: %[[XIN:.*]] = ag.binding <output, 256> : memref<2x4xf32>
 // CHECK: gpu.launch_func @copy_{{[0-9]+}}::@copy_{{[0-9]+}} {{.*}} args(%[[X]] : memref<2x4xf32>, %[[XIN]] : memref<2x4xf32>)
 // CHECK: return
 

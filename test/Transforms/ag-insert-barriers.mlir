@@ -5,11 +5,10 @@
 // since the last barrier writes (RAW), write what one reads (WAR) or write
 // what one writes (WAW); none between independent launches, none for a
 // launch that reads and writes its own range; ag.writes names what a
-// kernel writes (else its last argument). Running the pass twice changes
-// nothing.
+// kernel writes (else its last argument); ranges are the ag.bindings'
+// (buffer, offset, bytes). Running the pass twice changes nothing.
 
 module attributes {gpu.container_module} {
-  memref.global "private" @scratch : memref<1024xi8>
   gpu.module @copy {
     gpu.func @copy(%a: memref<64xf32>, %b: memref<64xf32>) kernel {
       gpu.return
@@ -23,17 +22,13 @@ module attributes {gpu.container_module} {
   }
   // CHECK-LABEL: func.func @schedule
   func.func @schedule(%in: memref<1024xi8>, %out: memref<1024xi8>) {
-    %c0 = arith.constant 0 : index
-    %c256 = arith.constant 256 : index
-    %c512 = arith.constant 512 : index
     %c1 = arith.constant 1 : index
-    %s = memref.get_global @scratch : memref<1024xi8>
-    %x = memref.view %in[%c0][] : memref<1024xi8> to memref<64xf32>
-    %x2 = memref.view %in[%c256][] : memref<1024xi8> to memref<64xf32>
-    %h = memref.view %s[%c0][] : memref<1024xi8> to memref<64xf32>
-    %g = memref.view %s[%c256][] : memref<1024xi8> to memref<64xf32>
-    %y = memref.view %out[%c0][] : memref<1024xi8> to memref<64xf32>
-    %z = memref.view %out[%c512][] : memref<1024xi8> to memref<64xf32>
+    %x = ag.binding <input, 0> : memref<64xf32>
+    %x2 = ag.binding <input, 256> : memref<64xf32>
+    %h = ag.binding <scratch, 0> : memref<64xf32>
+    %g = ag.binding <scratch, 256> : memref<64xf32>
+    %y = ag.binding <output, 0> : memref<64xf32>
+    %z = ag.binding <output, 512> : memref<64xf32>
     // Two independent writes: no barrier between them.
     // CHECK: gpu.launch_func @copy::@copy {{.*}} args(%[[X:.*]] : memref<64xf32>, %[[H:.*]] : memref<64xf32>)
     // CHECK-NEXT: gpu.launch_func @copy::@copy
@@ -60,6 +55,26 @@ module attributes {gpu.container_module} {
     gpu.launch_func @copy::@copy blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>, %z : memref<64xf32>)
     gpu.launch_func @copy::@copy blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x2 : memref<64xf32>, %g : memref<64xf32>)
     // CHECK-NEXT: return
+    return
+  }
+
+  // The same bytes of different buffers do not conflict (scratch and
+  // output at 0); the same bytes of one buffer do (a read of output 0
+  // after a write of it).
+  // CHECK-LABEL: func.func @buffers
+  func.func @buffers(%in: memref<1024xi8>, %out: memref<1024xi8>) {
+    %c1 = arith.constant 1 : index
+    %x = ag.binding <input, 0> : memref<64xf32>
+    %h = ag.binding <scratch, 0> : memref<64xf32>
+    %y = ag.binding <output, 0> : memref<64xf32>
+    %w = ag.binding <weights, 0> : memref<64xf32>
+    // CHECK: gpu.launch_func @copy::@copy {{.*}} args(%[[X:.*]] : memref<64xf32>, %[[H:.*]] : memref<64xf32>)
+    // CHECK-NEXT: gpu.launch_func @copy::@copy {{.*}} args(%[[X]] : memref<64xf32>, %[[Y:.*]] : memref<64xf32>)
+    // CHECK-NEXT: ag.barrier
+    // CHECK-NEXT: gpu.launch_func @copy::@copy {{.*}} args(%[[Y]] : memref<64xf32>, %[[W:.*]] : memref<64xf32>)
+    gpu.launch_func @copy::@copy blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>, %h : memref<64xf32>)
+    gpu.launch_func @copy::@copy blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>, %y : memref<64xf32>)
+    gpu.launch_func @copy::@copy blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<64xf32>, %w : memref<64xf32>)
     return
   }
 }

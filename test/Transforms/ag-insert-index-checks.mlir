@@ -10,7 +10,7 @@
 // CHECK-LABEL: ag.forward @f
 // CHECK-SAME: (%[[X:.*]]: tensor<4x3xf32> {ag.name = "x"}, %[[L:.*]]: tensor<4xi32> {ag.name = "labels"}, %[[T:.*]]: tensor<7x2xf32> {ag.name = "t"}, %[[IDS:.*]]: tensor<4xi32> {ag.name = "ids"})
 // CHECK-SAME: -> (tensor<f32> {ag.name = "loss"}, tensor<4x3xf32> {ag.name = "hot"}, tensor<4x2xf32> {ag.name = "rows"}, tensor<4x2xf32> {ag.name = "again"}, tensor<2xi32> {ag.name = "index_check.0"}, tensor<2xi32> {ag.name = "index_check.1"}, tensor<2xi32> {ag.name = "index_check.2"})
-// CHECK-SAME: ag.index_checks = [{bound = 3 : i64, input = "labels", loc = "{{.*}}ag-insert-index-checks.mlir:[[#@LINE+11]]:8", op = "ag.cross_entropy", output = "index_check.0"}, {bound = 7 : i64, input = "labels", loc = "{{.*}}:[[#@LINE+13]]:8", op = "ag.get_rows", output = "index_check.1"}, {bound = 7 : i64, input = "ids", loc = "{{.*}}:[[#@LINE+14]]:8", op = "ag.get_rows", output = "index_check.2"}]
+// CHECK-SAME: ag.index_checks = [#ag.index_check<output = "index_check.0", op = "ag.cross_entropy", input = "labels", bound = 3, loc = "{{.*}}ag-insert-index-checks.mlir:[[#@LINE+11]]:8">, #ag.index_check<output = "index_check.1", op = "ag.get_rows", input = "labels", bound = 7, loc = "{{.*}}:[[#@LINE+13]]:8">, #ag.index_check<output = "index_check.2", op = "ag.get_rows", input = "ids", bound = 7, loc = "{{.*}}:[[#@LINE+14]]:8">]
 // CHECK-DAG: %[[S0:.*]], %{{.*}} = ag.check_indices %[[L]] {bound = 3 : i64, op = "ag.cross_entropy"}
 // CHECK-DAG: %[[S1:.*]], %{{.*}} = ag.check_indices %[[L]] {bound = 7 : i64, op = "ag.get_rows"}
 // CHECK-DAG: %[[R:.*]] = ag.get_rows %[[T]], %[[L]]

@@ -111,13 +111,13 @@ protected:
     return first;
   }
 
-  /// The view that the first launch of @predict binds first.
-  memref::ViewOp firstView() {
-    auto view = firstLaunch("predict")
-                    .getKernelOperands()[0]
-                    .getDefiningOp<memref::ViewOp>();
-    EXPECT_TRUE(view);
-    return view;
+  /// The binding that the first launch of @predict binds first.
+  ag::BindingOp firstBinding() {
+    auto binding = firstLaunch("predict")
+                       .getKernelOperands()[0]
+                       .getDefiningOp<ag::BindingOp>();
+    EXPECT_TRUE(binding);
+    return binding;
   }
 
   MLIRContext context;
@@ -159,49 +159,27 @@ TEST_F(CapmodWriterTest, ErrorLaunchOfAMissingKernel) {
   EXPECT_HAS(writeErrors(), "refers to a kernel that does not exist");
 }
 
-TEST_F(CapmodWriterTest, ErrorKernelArgumentNotAView) {
+TEST_F(CapmodWriterTest, ErrorKernelArgumentNotABinding) {
   gpu::LaunchFuncOp launch = firstLaunch("predict");
-  auto view = launch.getKernelOperands()[0].getDefiningOp<memref::ViewOp>();
-  ASSERT_TRUE(view);
+  ag::BindingOp binding = firstBinding();
+  ASSERT_TRUE(binding);
   OpBuilder b(launch);
-  Value alloc = memref::AllocOp::create(b, launch.getLoc(), view.getType());
+  Value alloc = memref::AllocOp::create(b, launch.getLoc(), binding.getType());
   launch->setOperand(
       launch.getNumOperands() - launch.getKernelOperands().size(), alloc);
-  EXPECT_HAS(writeErrors(), "kernel argument is not a memref.view of a buffer");
+  EXPECT_HAS(writeErrors(), "kernel argument #0 is not an ag.binding");
 }
 
-TEST_F(CapmodWriterTest, ErrorViewWithAVariableShift) {
-  memref::ViewOp view = firstView();
-  ASSERT_TRUE(view);
-  OpBuilder b(view);
-  Value size = memref::DimOp::create(b, view.getLoc(), view.getSource(), 0);
-  view.getByteShiftMutable().assign(size);
-  EXPECT_HAS(writeErrors(), "'memref.view' op needs a constant byte shift");
-}
-
-TEST_F(CapmodWriterTest, ErrorViewOfAnUnknownGlobal) {
-  memref::ViewOp view = firstView();
-  ASSERT_TRUE(view);
-  auto type = cast<MemRefType>(view.getSource().getType());
-  OpBuilder top(module->getBody(), module->getBody()->begin());
-  memref::GlobalOp::create(top, view.getLoc(), "other",
-                           top.getStringAttr("private"), type, Attribute(),
-                           /*constant=*/false, IntegerAttr());
-  OpBuilder b(view);
-  Value global = memref::GetGlobalOp::create(b, view.getLoc(), type, "other");
-  view.getSourceMutable().assign(global);
-  EXPECT_HAS(writeErrors(), "'memref.view' op views unknown global @other");
-}
-
-TEST_F(CapmodWriterTest, ErrorViewOfSomethingElse) {
-  memref::ViewOp view = firstView();
-  ASSERT_TRUE(view);
-  OpBuilder b(view);
-  Value alloc = memref::AllocOp::create(
-      b, view.getLoc(), cast<MemRefType>(view.getSource().getType()));
-  view.getSourceMutable().assign(alloc);
-  EXPECT_HAS(writeErrors(), "'memref.view' op views a value that is not a "
-                            "buffer");
+TEST_F(CapmodWriterTest, ErrorBindingOfABufferTheModuleLacks) {
+  ag::BindingOp binding = firstBinding();
+  ASSERT_TRUE(binding);
+  Operation *weights = module->lookupSymbol(kWeightsGlobal);
+  ASSERT_TRUE(weights);
+  weights->erase();
+  binding.setPlaceAttr(
+      ag::PlaceAttr::get(&context, ag::BufferKind::weights, 0));
+  EXPECT_HAS(writeErrors(), "'ag.binding' op uses the weights buffer, but "
+                            "the module has no @__ag_weights global");
 }
 
 TEST_F(CapmodWriterTest, ErrorEntryWithoutScratch) {
@@ -226,52 +204,48 @@ TEST_F(CapmodWriterTest, ErrorEntryWithoutLayouts) {
                             "ag-pack-io before writing");
 }
 
-TEST_F(CapmodWriterTest, ErrorProbeWithoutBufferOrSegment) {
+TEST_F(CapmodWriterTest, ErrorProbeNotARecord) {
   func::FuncOp func = entry("predict");
-  auto probes = func->getAttrOfType<ArrayAttr>(kProbesAttr);
-  ASSERT_TRUE(probes && probes.size() == 1);
-  auto probe = cast<DictionaryAttr>(probes[0]);
-  NamedAttrList noBuffer(probe);
-  noBuffer.erase("buffer");
-  func->setAttr(kProbesAttr,
-                ArrayAttr::get(&context, {noBuffer.getDictionary(&context)}));
-  EXPECT_HAS(writeErrors(), "'func.func' op has a probe that is not {buffer "
-                            "= #ag.buffer<...>, segment = #ag.segment<...>}: "
-                            "{segment = #ag.segment<\"xw\"");
-  func->setAttr(kProbesAttr,
+  auto probes = func->getAttrOfType<ArrayAttr>(ag::kProbesAttr);
+  ASSERT_TRUE(probes && probes.size() == 1 && isa<ag::ProbeAttr>(probes[0]));
+  func->setAttr(ag::kProbesAttr,
                 ArrayAttr::get(&context, {StringAttr::get(&context, "xw")}));
-  EXPECT_HAS(writeErrors(), "has a probe that is not {buffer");
+  EXPECT_HAS(writeErrors(),
+             "'func.func' op has a probe that is not an #ag.probe: \"xw\"");
 }
 
 TEST_F(CapmodWriterTest, ErrorMalformedIndexCheck) {
-  // ag-insert-index-checks writes {output, op, input, bound, loc} records.
+  // ag-insert-index-checks writes #ag.index_check records.
   func::FuncOp func = entry("predict");
   NamedAttribute op(StringAttr::get(&context, "op"),
                     StringAttr::get(&context, "ag.gather"));
   func->setAttr(ag::kIndexChecksAttr,
                 ArrayAttr::get(&context, {DictionaryAttr::get(&context, {op})}));
   EXPECT_HAS(writeErrors(), "'func.func' op has an index check that is not "
-                            "{output, op, input, bound, loc}: {op = "
-                            "\"ag.gather\"}");
+                            "an #ag.index_check: {op = \"ag.gather\"}");
 }
 
-TEST_F(CapmodWriterTest, ErrorIncompleteTrainingInfo) {
+TEST_F(CapmodWriterTest, ErrorMalformedTrainingInfo) {
   func::FuncOp func = entry("train");
-  auto info = func->getAttrOfType<DictionaryAttr>(kTrainAttr);
+  auto info = func->getAttrOfType<ag::TrainAttr>(ag::kTrainAttr);
   ASSERT_TRUE(info);
-  NamedAttrList noAdamW(info);
-  noAdamW.erase("adamw");
-  func->setAttr(kTrainAttr, noAdamW.getDictionary(&context));
-  EXPECT_HAS(writeErrors(), "'func.func' op has an incomplete 'ag.train' "
-                            "attribute (expected a placed pack, adamw, "
-                            "hyper_input and grad_norm_output)");
-  // Not a dictionary at all, and a pack the buffer plan did not place.
-  func->setAttr(kTrainAttr, UnitAttr::get(&context));
-  EXPECT_HAS(writeErrors(), "has an incomplete 'ag.train' attribute");
-  func->setAttr(kTrainAttr, info);
+  func->setAttr(ag::kTrainAttr, UnitAttr::get(&context));
+  EXPECT_HAS(writeErrors(), "'func.func' op has 'ag.train' = unit, expected "
+                            "an #ag.train");
+  // A pack that is not there, and one the buffer plan did not place.
+  func->setAttr(
+      ag::kTrainAttr,
+      ag::TrainAttr::get(&context, FlatSymbolRefAttr::get(&context, "nope"),
+                         info.getAdamw(), info.getGroups(),
+                         info.getMaxGradNorm(), info.getMaxGradNormInput(),
+                         info.getHyperInput(), info.getGradNormOutput()));
+  EXPECT_HAS(writeErrors(), "'func.func' op trains param pack @nope, which "
+                            "is not an ag.param_pack");
+  func->setAttr(ag::kTrainAttr, info);
   module->walk(
       [](ag::ParamPackOp pack) { pack->removeAttr(ag::kGradsPlaceAttr); });
-  EXPECT_HAS(writeErrors(), "has an incomplete 'ag.train' attribute");
+  EXPECT_HAS(writeErrors(), "'ag.param_pack' op has no 'ag.grads_place' "
+                            "place: run ag-plan-buffers before writing");
 }
 
 TEST_F(CapmodWriterTest, ErrorWeightWithoutPlace) {

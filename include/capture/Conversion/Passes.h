@@ -47,14 +47,9 @@ inline constexpr llvm::StringLiteral kOptimizerGlobal = "__ag_optimizer";
 /// Attribute on a gpu.func that writes other arguments than its last: the
 /// indices of the arguments it writes.
 inline constexpr llvm::StringLiteral kKernelWritesAttr = "ag.writes";
-/// Attribute on a lowered training entry: a dictionary with `pack`,
-/// `adamw`, optional `max_grad_norm`, and the names `hyper_input`,
-/// `max_grad_norm_input` (with clipping) and `grad_norm_output`.
-inline constexpr llvm::StringLiteral kTrainAttr = "ag.train";
 /// Attributes on a lowered entry (func.func).
 inline constexpr llvm::StringLiteral kEntryAttr = "ag.entry";
 inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";
-inline constexpr llvm::StringLiteral kProbesAttr = "ag.probes";
 /// Module attribute: the #ag.target the kernels are shaped for.
 inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
 /// On a kernel's gpu.func: array<i64: before, after>, the most loop

@@ -72,35 +72,31 @@ static StringAttr segmentNameAt(ArrayAttr layout, int64_t offset) {
 }
 
 /// What the runtime needs to drive a lowered training step (kTrainAttr).
-static DictionaryAttr trainInfo(TrainStepOp step, ApplyAdamWOp update,
-                                PackOutputsOp outputs) {
-  OpBuilder b(step);
-  SmallVector<NamedAttribute> info = {
-      b.getNamedAttr("pack", update.getPackAttr()),
-      b.getNamedAttr("adamw", step.getAdamW())};
+static TrainAttr trainInfo(TrainStepOp step, ApplyAdamWOp update,
+                           PackOutputsOp outputs) {
+  MLIRContext *ctx = step.getContext();
   // The other param groups' hyperparameters, in group order.
+  ArrayAttr groups;
   if (SmallVector<AdamWAttr> adamws = step.getGroupAdamWs(); adamws.size() > 1)
-    info.push_back(b.getNamedAttr(
-        "groups", b.getArrayAttr(SmallVector<Attribute>(
-                      std::next(adamws.begin()), adamws.end()))));
+    groups = ArrayAttr::get(
+        ctx, SmallVector<Attribute>(std::next(adamws.begin()), adamws.end()));
   auto inputs =
       step->getAttrOfType<ArrayAttr>(ForwardOp::getInputLayoutAttrName());
   auto hyper = update.getHyper().getDefiningOp<InputViewOp>();
-  info.push_back(
-      b.getNamedAttr("hyper_input", segmentNameAt(inputs, hyper.getOffset())));
-  if (std::optional<APFloat> limit = step.getMaxGradNorm()) {
-    info.push_back(b.getNamedAttr("max_grad_norm", step.getMaxGradNormAttr()));
-    info.push_back(b.getNamedAttr("max_grad_norm_input",
-                                  b.getStringAttr(kMaxGradNormName)));
-  }
+  StringAttr hyperInput = segmentNameAt(inputs, hyper.getOffset());
+  FloatAttr maxGradNorm = step.getMaxGradNormAttr();
+  StringRef maxGradNormInput = maxGradNorm ? kMaxGradNormName : "";
   auto names =
       step->getAttrOfType<ArrayAttr>(ForwardOp::getOutputLayoutAttrName());
+  StringRef gradNormOutput;
   for (auto [i, value] : llvm::enumerate(outputs.getOutputs()))
-    if (value == update.getGradNorm())
-      info.push_back(b.getNamedAttr(
-          "grad_norm_output",
-          b.getStringAttr(cast<SegmentAttr>(names[i]).getName())));
-  return b.getDictionaryAttr(info);
+    if (value == update.getGradNorm()) {
+      gradNormOutput = cast<SegmentAttr>(names[i]).getName();
+      break;
+    }
+  return TrainAttr::get(ctx, update.getPackAttr(), step.getAdamW(), groups,
+                        maxGradNorm, maxGradNormInput, hyperInput.getValue(),
+                        gradNormOutput);
 }
 
 /// The error for a lowering that finds no plan it needs on `op`.
@@ -193,39 +189,9 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
   Block *fb = func.addEntryBlock();
   b.setInsertionPointToStart(fb);
 
-  // Base memrefs of the five buffers, created on first use.
-  DenseMap<unsigned, Value> bases;
-  auto baseOf = [&](BufferKind buffer) -> Value {
-    Value &base = bases[static_cast<unsigned>(buffer)];
-    if (base)
-      return base;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(fb);
-    auto getGlobal = [&](StringRef name) -> Value {
-      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-          entry, StringAttr::get(ctx, name));
-      return memref::GetGlobalOp::create(b, loc, global.getType(), name);
-    };
-    switch (buffer) {
-    case BufferKind::input:
-      return base = fb->getArgument(0);
-    case BufferKind::output:
-      return base = fb->getArgument(1);
-    case BufferKind::weights:
-      return base = getGlobal(kWeightsGlobal);
-    case BufferKind::constants:
-      return base = getGlobal(kConstantsGlobal);
-    case BufferKind::scratch:
-      return base = getGlobal(scratchName);
-    case BufferKind::optimizer:
-      return base = getGlobal(kOptimizerGlobal);
-    }
-    llvm_unreachable("unknown buffer kind");
-  };
+  // A kernel argument is a typed range of one of the buffers.
   auto viewOfType = [&](PlaceAttr p, Type memrefType) -> Value {
-    Value shift = arith::ConstantIndexOp::create(b, loc, p.getOffset());
-    return memref::ViewOp::create(b, loc, cast<MemRefType>(memrefType),
-                                  baseOf(p.getBuffer()), shift, ValueRange());
+    return BindingOp::create(b, loc, cast<MemRefType>(memrefType), p);
   };
   auto viewOf = [&](PlaceAttr p, Type tensorType) -> Value {
     auto tensor = cast<RankedTensorType>(tensorType);
@@ -277,9 +243,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
       auto segment =
           SegmentAttr::get(ctx, probe.getProbeName(), type.getShape(),
                            type.getElementType(), p.getOffset());
-      probes.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("segment", segment),
-           b.getNamedAttr("buffer", BufferKindAttr::get(ctx, p.getBuffer()))}));
+      probes.push_back(ProbeAttr::get(ctx, p.getBuffer(), segment));
       continue;
     }
     if (!KernelBuilder::isCompute(&op) || isUpdatePrologue(&op))

@@ -395,7 +395,7 @@ ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<2xi32> {ag.name = "s
 
 // -----
 
-// expected-error @+1 {{'ag.forward' op attribute 'ag.index_checks' must be an array of {output, op, input, loc: strings, bound: an integer >= 0}, got [{bound = 3 : i64, op = "ag.get_rows"}]}}
+// expected-error @+1 {{'ag.forward' op attribute 'ag.index_checks' must be an array of #ag.index_check, got [{bound = 3 : i64, op = "ag.get_rows"}]}}
 ag.forward @f(%i: tensor<4xi32> {ag.name = "i"}) -> (tensor<4xi32> {ag.name = "s"}) attributes {ag.index_checks = [{bound = 3 : i64, op = "ag.get_rows"}]} {
   ag.return %i : tensor<4xi32>
 }

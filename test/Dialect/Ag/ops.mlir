@@ -102,9 +102,9 @@ ag.forward @packed(%in: tensor<32xi8>) -> tensor<272xi8> attributes {
 }
 
 // CHECK-LABEL: ag.forward @index_status
-// CHECK-SAME: attributes {ag.index_checks = [{bound = 7 : i64, input = "ids", loc = "m.mlir:3:8", op = "ag.get_rows", output = "index_check.0"}]}
+// CHECK-SAME: attributes {ag.index_checks = [#ag.index_check<output = "index_check.0", op = "ag.get_rows", input = "ids", bound = 7, loc = "m.mlir:3:8">]}
 ag.forward @index_status(%ids: tensor<4xi32> {ag.name = "ids"}) -> (tensor<2xi32> {ag.name = "index_check.0"}, tensor<f32> {ag.name = "p"})
-    attributes {ag.index_checks = [{output = "index_check.0", op = "ag.get_rows", input = "ids", bound = 7 : i64, loc = "m.mlir:3:8"}]} {
+    attributes {ag.index_checks = [#ag.index_check<output = "index_check.0", op = "ag.get_rows", input = "ids", bound = 7, loc = "m.mlir:3:8">]} {
   // CHECK: %[[S:.*]], %[[P:.*]] = ag.check_indices %{{.*}} {bound = 7 : i64, op = "ag.get_rows"} : tensor<4xi32> -> (tensor<2xi32>, tensor<f32>)
   %s, %p = ag.check_indices %ids {bound = 7 : i64, op = "ag.get_rows"} : tensor<4xi32> -> (tensor<2xi32>, tensor<f32>)
   // CHECK: ag.return %[[S]], %[[P]]

@@ -169,6 +169,44 @@ ParamGroupAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+IndexCheckAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       StringRef output, StringRef op, StringRef input,
+                       int64_t bound, StringRef loc) {
+  // (`input` is empty for indices computed inside the entry.)
+  if (output.empty() || op.empty())
+    return emitError() << "an index check names its output and its op, got "
+                          "output = \""
+                       << output << "\", op = \"" << op << "\"";
+  if (bound < 0)
+    return emitError() << "an index check's bound must be >= 0, got " << bound;
+  return success();
+}
+
+LogicalResult TrainAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                FlatSymbolRefAttr pack, AdamWAttr adamw,
+                                ArrayAttr groups, FloatAttr maxGradNorm,
+                                StringRef maxGradNormInput,
+                                StringRef hyperInput,
+                                StringRef gradNormOutput) {
+  if (!pack || !adamw)
+    return emitError() << "#ag.train needs its pack and its #ag.adamw";
+  if (groups)
+    for (Attribute group : groups)
+      if (!isa<AdamWAttr>(group))
+        return emitError() << "#ag.train's groups are #ag.adamw values, got "
+                           << group;
+  if (bool(maxGradNorm) != !maxGradNormInput.empty())
+    return emitError() << "#ag.train has max_grad_norm and "
+                          "max_grad_norm_input together or neither, got "
+                       << (maxGradNorm ? "only max_grad_norm"
+                                       : "only max_grad_norm_input");
+  if (hyperInput.empty() || gradNormOutput.empty())
+    return emitError() << "#ag.train names its hyper_input and "
+                          "grad_norm_output";
+  return success();
+}
+
 LogicalResult PlaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 BufferKind buffer, int64_t offset) {
   if (offset < 0)
@@ -238,19 +276,17 @@ LogicalResult AgDialect::verifyOperationAttribute(Operation *op,
     return expect(bytes && bytes.getType().isInteger(64) && bytes.getInt() >= 0,
                   "a non-negative i64 byte count");
   }
-  if (name == kIndexChecksAttr) {
+  auto listOf = [&](auto isElement) {
     auto list = dyn_cast<ArrayAttr>(value);
-    bool ok = list != nullptr;
-    for (Attribute a : ok ? list.getValue() : ArrayRef<Attribute>()) {
-      auto d = dyn_cast<DictionaryAttr>(a);
-      auto bound = d ? d.getAs<IntegerAttr>("bound") : IntegerAttr();
-      ok &= d && d.size() == 5 && d.getAs<StringAttr>("output") &&
-            d.getAs<StringAttr>("op") && d.getAs<StringAttr>("input") &&
-            d.getAs<StringAttr>("loc") && bound && bound.getInt() >= 0;
-    }
-    return expect(ok, "an array of {output, op, input, loc: strings, bound: "
-                      "an integer >= 0}");
-  }
+    return list && llvm::all_of(list, isElement);
+  };
+  if (name == kIndexChecksAttr)
+    return expect(listOf(llvm::IsaPred<IndexCheckAttr>),
+                  "an array of #ag.index_check");
+  if (name == kProbesAttr)
+    return expect(listOf(llvm::IsaPred<ProbeAttr>), "an array of #ag.probe");
+  if (name == kTrainAttr)
+    return expect(isa<TrainAttr>(value), "an #ag.train");
   return success();
 }
 

@@ -283,3 +283,100 @@ LogicalResult WorkgroupRegionOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// BindingOp
+//===----------------------------------------------------------------------===//
+
+/// Bits of one element of a binding: an integer or float, or a vector of
+/// them (a kernel may bind a tensor as vector<4xf32>); 0 for anything else.
+static int64_t elementBits(Type element) {
+  int64_t lanes = 1;
+  if (auto vector = dyn_cast<VectorType>(element)) {
+    if (vector.isScalable() || vector.getRank() != 1)
+      return 0;
+    lanes = vector.getNumElements();
+    element = vector.getElementType();
+  }
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return 0;
+  return lanes * element.getIntOrFloatBitWidth();
+}
+
+/// The bytes of a binding of `type`, or nullopt past 2^62 (a shape whose
+/// product overflows included).
+static std::optional<int64_t> bindingBytes(MemRefType type) {
+  constexpr uint64_t kLimit = uint64_t(1) << 62;
+  uint64_t bytes = elementBits(type.getElementType()) / 8;
+  for (int64_t dim : type.getShape()) {
+    if (dim < 0 || (dim != 0 && bytes > kLimit / static_cast<uint64_t>(dim)))
+      return std::nullopt;
+    bytes *= static_cast<uint64_t>(dim);
+  }
+  return static_cast<int64_t>(bytes);
+}
+
+int64_t BindingOp::getByteSize() {
+  // (The verifier refused sizes bindingBytes does not count.)
+  return *bindingBytes(getResult().getType());
+}
+
+/// The bytes of `kind`'s buffer where the IR around `op` says (the entry's
+/// arguments, the module's buffer plan); nullopt where it does not.
+static std::optional<int64_t> knownBufferBytes(BindingOp op, BufferKind kind) {
+  if (kind == BufferKind::input || kind == BufferKind::output) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    unsigned index = kind == BufferKind::input ? 0 : 1;
+    if (!func || func.getNumArguments() != 2)
+      return std::nullopt;
+    auto type = dyn_cast<MemRefType>(func.getArgument(index).getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isInteger(8))
+      return std::nullopt;
+    return type.getNumElements();
+  }
+  auto module = op->getParentOfType<ModuleOp>();
+  auto plan =
+      module ? module->getAttrOfType<BufferPlanAttr>(kBufferPlanAttr) : nullptr;
+  if (!plan)
+    return std::nullopt;
+  switch (kind) {
+  case BufferKind::weights:
+    return plan.getWeights();
+  case BufferKind::optimizer:
+    return plan.getOptimizer();
+  case BufferKind::constants:
+    return plan.getConstants();
+  default:
+    return std::nullopt;
+  }
+}
+
+LogicalResult BindingOp::verify() {
+  MemRefType type = getResult().getType();
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "binds " << type
+                         << ", expected a memref with the identity layout";
+  if (elementBits(type.getElementType()) == 0)
+    return emitOpError() << "binds elements of " << type.getElementType()
+                         << ", expected whole-byte integers or floats or 1-D "
+                            "vectors of them";
+  std::optional<int64_t> size = bindingBytes(type);
+  if (!size)
+    return emitOpError() << "binds " << type << ", more than 2^62 bytes";
+  BufferKind kind = getBuffer();
+  int64_t offset = getOffset();
+  if (auto module = (*this)->getParentOfType<ModuleOp>())
+    if (auto plan = module->getAttrOfType<BufferPlanAttr>(kBufferPlanAttr);
+        plan && offset % plan.getAlignment() != 0)
+      return emitOpError() << "binds " << stringifyBufferKind(kind)
+                           << " at byte " << offset
+                           << ", expected a multiple of the buffer plan's "
+                              "alignment "
+                           << plan.getAlignment();
+  std::optional<int64_t> bytes = knownBufferBytes(*this, kind);
+  if (bytes && (*size > *bytes || offset > *bytes - *size))
+    return emitOpError() << "binds " << *size << " bytes at byte " << offset
+                         << " of " << stringifyBufferKind(kind)
+                         << ", which has only " << *bytes << " bytes";
+  return success();
+}

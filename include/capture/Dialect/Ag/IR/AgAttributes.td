@@ -180,4 +180,74 @@ def Ag_BufferPlanAttr : AttrDef<Ag_Dialect, "BufferPlan"> {
   let genVerifyDecl = 1;
 }
 
+def Ag_ProbeAttr : AttrDef<Ag_Dialect, "Probe"> {
+  let mnemonic = "probe";
+  let summary = "Where a lowered entry keeps a probed tensor";
+  let description = [{
+    One element of a lowered entry's `ag.probes`: the buffer and the
+    segment (name, shape, element type, byte offset) of an `ag.probe`'s
+    tensor, which the runtime reads back on request:
+    `#ag.probe<scratch, #ag.segment<"pre", [2, 8], f32, offset = 0>>`.
+  }];
+  let parameters = (ins "::capture::ag::BufferKind":$buffer,
+                        "::capture::ag::SegmentAttr":$segment);
+  let assemblyFormat = "`<` $buffer `,` qualified($segment) `>`";
+}
+
+def Ag_IndexCheckAttr : AttrDef<Ag_Dialect, "IndexCheck"> {
+  let mnemonic = "index_check";
+  let summary = "An index status output the runtime checks after a call";
+  let description = [{
+    One element of an entry's `ag.index_checks` (set by
+    `ag-insert-index-checks`): the status output `output` counts the
+    indices of input `input` that op `op` (at `loc`) found outside
+    [0, `bound`); a call that finds any fails with a message naming them:
+    `#ag.index_check<output = "__index_status_0", op = "ag.gather",
+    input = "actions", bound = 2, loc = "ppo.py:42">`.
+  }];
+  let parameters = (ins StringRefParameter<"status output">:$output,
+                        StringRefParameter<"the checking op's name">:$op,
+                        StringRefParameter<"the indices' input">:$input,
+                        "int64_t":$bound,
+                        StringRefParameter<"the op's source location">:$loc);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Ag_TrainAttr : AttrDef<Ag_Dialect, "Train"> {
+  let mnemonic = "train";
+  let summary = "What the runtime needs to drive a lowered training step";
+  let description = [{
+    On a lowered training entry (attribute `ag.train`, set by
+    `ag-lower-to-gpu`): its param pack, its AdamW hyperparameters (`groups`:
+    those of param groups 1.., in order), the gradient-norm limit when it
+    clips (`max_grad_norm`, with the input `max_grad_norm_input` that
+    carries it per step), the input that carries the AdamW values per step
+    (`hyper_input`) and the output that returns the gradient norm.
+    ```mlir
+    #ag.train<pack = @train.params, adamw = #ag.adamw<lr = 1.000000e-02, ...>,
+              max_grad_norm = 5.000000e-01 : f32,
+              max_grad_norm_input = "max_grad_norm", hyper_input = "adamw",
+              grad_norm_output = "grad_norm">
+    ```
+  }];
+  let parameters = (ins
+      "::mlir::FlatSymbolRefAttr":$pack,
+      "::capture::ag::AdamWAttr":$adamw,
+      OptionalParameter<"::mlir::ArrayAttr">:$groups,
+      OptionalParameter<"::mlir::FloatAttr">:$max_grad_norm,
+      StringRefParameter<"the clipping limit's input", [{""}]>:$max_grad_norm_input,
+      StringRefParameter<"the AdamW values' input">:$hyper_input,
+      StringRefParameter<"the gradient norm's output">:$grad_norm_output);
+  let assemblyFormat = [{
+    `<` `pack` `=` $pack `,` `adamw` `=` qualified($adamw) `,`
+    (`groups` `=` $groups^ `,`)?
+    (`max_grad_norm` `=` $max_grad_norm^ `,`)?
+    (`max_grad_norm_input` `=` $max_grad_norm_input^ `,`)?
+    `hyper_input` `=` $hyper_input `,`
+    `grad_norm_output` `=` $grad_norm_output `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // CAPTURE_DIALECT_AG_IR_AGATTRIBUTES_TD

@@ -36,9 +36,13 @@ inline constexpr llvm::StringLiteral kPartialsAttr = "ag.partials";
 inline constexpr llvm::StringLiteral kStagesAttr = "ag.stages";
 /// On an entry: the bytes of its scratch buffer.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "ag.scratch_bytes";
-/// On an entry (ag-insert-index-checks): one dictionary {output, op, input,
-/// bound, loc} per index status output, which the runtime checks.
+/// On an entry (ag-insert-index-checks): one #ag.index_check per index
+/// status output, which the runtime checks.
 inline constexpr llvm::StringLiteral kIndexChecksAttr = "ag.index_checks";
+/// On a lowered training entry (ag-lower-to-gpu): its #ag.train.
+inline constexpr llvm::StringLiteral kTrainAttr = "ag.train";
+/// On a lowered entry: one #ag.probe per probed tensor.
+inline constexpr llvm::StringLiteral kProbesAttr = "ag.probes";
 /// The plan's attributes on the ops of an entry: where their tensors go,
 /// not what they compute.
 inline constexpr llvm::StringLiteral kOpPlanAttrs[] = {

@@ -160,6 +160,41 @@ def Ag_BarrierOp : Ag_Op<"barrier", [
   let assemblyFormat = "attr-dict";
 }
 
+def Ag_BindingOp : Ag_Op<"binding", [
+    Ag_CompilerMade, Pure]> {
+  let summary = "A typed byte range of one buffer, bound as a kernel argument";
+  let description = [{
+    In a lowered entry's schedule, every `gpu.launch_func` argument is an
+    `ag.binding`: the range of one of the entry's buffers (its packed
+    `input` and `output`, its `scratch`, the module's `weights`,
+    `constants` and `optimizer` state) that the kernel sees, typed by the
+    memref the kernel takes. The place is the range's start; its size is the
+    memref's bytes. `ag-insert-barriers` and the module writer read these
+    ranges as they are, never by following SSA values back to a buffer.
+    ```mlir
+    %x = ag.binding <input, 256> : memref<64xf32>
+    %h = ag.binding <scratch, 0> : memref<16xvector<4xf32>>
+    gpu.launch_func @k0::@k0 blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %h : memref<16xvector<4xf32>>)
+    ```
+    The range starts at a multiple of the module's `#ag.buffer_plan`
+    alignment (when it has one) and ends inside its buffer where the size
+    of that buffer is known here: the entry's `input` and `output` (its two
+    arguments) and the plan's `weights`, `optimizer` and `constants`.
+  }];
+  let arguments = (ins Ag_PlaceAttr:$place);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = "$place attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The buffer the range is in.
+    ::capture::ag::BufferKind getBuffer() { return getPlace().getBuffer(); }
+    /// The range's first byte in its buffer.
+    int64_t getOffset() { return getPlace().getOffset(); }
+    /// The range's bytes: the memref's.
+    int64_t getByteSize();
+  }];
+}
+
 def Ag_YieldOp : Ag_Op<"yield", [
     Pure, ParentOneOf<["DispatchRegionOp", "WorkgroupRegionOp"]>, Terminator,
     ReturnLike]> {

@@ -1,0 +1,3 @@
+func.func @dict_train() attributes {ag.train = {pack = @p}} {
+  return
+}
