@@ -37,6 +37,7 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   pm.addPass(createPackIO(PackIOOptions{options.alignment}));
   if (options.fuse)
     pm.addPass(createFormDispatchRegions());
+  pm.addPass(createConfigureKernels());
   pm.addPass(createPlanBuffers(PlanBuffersOptions{options.alignment}));
   pm.addPass(createLowerToGPU(
       LowerToGPUOptions{options.workgroupSize, options.target,

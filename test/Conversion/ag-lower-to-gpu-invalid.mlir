@@ -40,12 +40,13 @@ module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 0
 
 // -----
 
-// A two-pass reduction needs the place of its partials.
+// A two-pass reduction (its kernel configuration says so) needs the place
+// of its partials.
 module attributes {ag.buffer_plan = #ag.buffer_plan<alignment = 256, weights = 0, optimizer = 0, constants = 0>} {
   ag.forward @big(%arg0: tensor<32768xi8>) -> tensor<16xi8> attributes {ag.input_layout = [#ag.segment<"x", [8192], f32, offset = 0>], ag.output_layout = [#ag.segment<"s", [], f32, offset = 0>], ag.scratch_bytes = 32 : i64} {
     %0 = ag.input_view %arg0[0] {ag.places = [#ag.place<input, 0>]} : tensor<32768xi8> -> tensor<8192xf32>
     // expected-error @+1 {{'ag.sum' op has no 'ag.partials' buffer plan: run ag-plan-buffers before ag-lower-to-gpu}}
-    %1 = ag.sum %0 {ag.places = [#ag.place<output, 0>]} : tensor<8192xf32> -> tensor<f32>
+    %1 = ag.sum %0 {ag.kernel_config = #ag.two_pass<chunk = 256, parts = 32>, ag.places = [#ag.place<output, 0>]} : tensor<8192xf32> -> tensor<f32>
     %2 = ag.pack_outputs %1[0] : tensor<f32> -> tensor<16xi8>
     ag.return %2 : tensor<16xi8>
   }

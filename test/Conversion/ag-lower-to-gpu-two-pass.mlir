@@ -1,4 +1,4 @@
-// RUN: capture-opt %s -ag-pack-io -ag-form-dispatch-regions -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
+// RUN: capture-opt %s -ag-pack-io -ag-form-dispatch-regions -ag-configure-kernels -ag-plan-buffers -ag-lower-to-gpu -canonicalize -cse | FileCheck %s
 
 // A full reduction of more than 4096 elements runs in two passes. The first
 // reads vec4s when every input has the reduced shape (or one element):

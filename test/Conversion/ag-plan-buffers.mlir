@@ -1,5 +1,5 @@
-// RUN: capture-opt %s -split-input-file -ag-autodiff -canonicalize -ag-pack-params -ag-insert-clip-scale -ag-split-update -canonicalize -cse -ag-pack-io -ag-plan-buffers | FileCheck %s
-// RUN: capture-opt %s -split-input-file -ag-autodiff -ag-pack-params=alignment=64 -ag-insert-clip-scale -ag-split-update -ag-pack-io=alignment=64 -ag-plan-buffers=alignment=64 | FileCheck %s --check-prefix=A64
+// RUN: capture-opt %s -split-input-file -ag-autodiff -canonicalize -ag-pack-params -ag-insert-clip-scale -ag-split-update -canonicalize -cse -ag-pack-io -ag-configure-kernels -ag-plan-buffers | FileCheck %s
+// RUN: capture-opt %s -split-input-file -ag-autodiff -ag-pack-params=alignment=64 -ag-insert-clip-scale -ag-split-update -ag-pack-io=alignment=64 -ag-configure-kernels -ag-plan-buffers=alignment=64 | FileCheck %s --check-prefix=A64
 
 // Every tensor's place is an #ag.place attribute: inputs in the packed
 // input buffer, weights at their ag.place, equal constants once, outputs
@@ -175,7 +175,7 @@ ag.forward @big(%x: tensor<8192xf32> {ag.name = "x"}, %z: tensor<8xf32> {ag.name
 }
 
 // CHECK-LABEL: ag.forward @big
-// CHECK: ag.sum {{.*}} {ag.partials = #ag.place<scratch, 0>, ag.places = [#ag.place<output, 0>]}
+// CHECK: ag.sum {{.*}} {ag.kernel_config = #ag.two_pass<chunk = 256, parts = 32>, ag.partials = #ag.place<scratch, 0>, ag.places = [#ag.place<output, 0>]}
 // CHECK: %[[G:.*]] = ag.workgroup_region {{.*}} attributes {ag.places = [#ag.place<scratch, 0>], ag.stages = [#ag.place<scratch, 256>]}
 // CHECK: %[[R:.*]] = ag.reshape %[[G]] :
 // CHECK: ag.exp %[[R]] {ag.places = [#ag.place<output, 256>]}

@@ -5,6 +5,30 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConfigureKernels : Pass<"ag-configure-kernels", "::mlir::ModuleOp"> {
+  let summary = "Decide how each kernel is shaped for the target, as typed "
+                "attributes";
+  let description = [{
+    The target decisions that the buffer plan and the lowering both depend
+    on are made here, once, and recorded on each compute op of every entry
+    as its `ag.kernel_config` (IREE's kernel configuration pattern):
+    `ag-plan-buffers` and `ag-lower-to-gpu` follow it, never recompute it.
+
+    - A full reduction (`ag.sum`, `ag.mean`, `ag.max` without an axis, or a
+      reduction region of one) of more than 4096 elements runs in two passes:
+      `#ag.two_pass<chunk = C, parts = P>`, partials of C = 256 elements
+      (more when there would be more than 16384 partials; a multiple of 4)
+      reduced by P invocations, then one invocation reducing the partials.
+      Up to 4096 elements one serial loop is as fast as two dispatches.
+      Besides using the device, the split keeps every invocation's loop
+      short (llvmpipe silently ends an invocation's loops after 65535
+      iterations).
+
+    Running it twice changes nothing; an op with a configuration keeps it.
+  }];
+  let dependentDialects = ["::capture::ag::AgDialect"];
+}
+
 def PlanBuffers : Pass<"ag-plan-buffers", "::mlir::ModuleOp"> {
   let summary = "Lay out every tensor of packed ag entries in the module's "
                 "buffers";

@@ -246,7 +246,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
       probes.push_back(ProbeAttr::get(ctx, p.getBuffer(), segment));
       continue;
     }
-    if (!KernelBuilder::isCompute(&op) || isUpdatePrologue(&op))
+    if (!isCompute(&op) || isUpdatePrologue(&op))
       continue;
     if (std::optional<KernelBuilder::TwoPass> twoPass =
             kernels.getOrCreateTwoPass(&op)) {
@@ -275,7 +275,7 @@ static LogicalResult lowerEntry(FunctionOpInterface entry,
       continue;
     }
     if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
-      SmallVector<Value> stages = kernels::workgroupScratchValues(head);
+      SmallVector<Value> stages = head.getUnyieldedStages();
       auto stagePlaces = op.getAttrOfType<ArrayAttr>(kStagesAttr);
       if (!stagePlaces || stagePlaces.size() != stages.size())
         return missingPlan(&op, kStagesAttr)

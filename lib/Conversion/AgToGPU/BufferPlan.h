@@ -8,6 +8,10 @@
 
 namespace capture {
 
+/// Whether `op` is a compute op: one that gets a kernel of its own.
+/// `ag.reshape` is not: the lowering aliases its input's bytes instead.
+bool isCompute(mlir::Operation *op);
+
 /// The value whose bytes `value` aliases through probes and reshapes. A
 /// reshape of a row-major tensor is the same bytes in the same order, so it
 /// gets no kernel and no placement of its own: users view the root's range

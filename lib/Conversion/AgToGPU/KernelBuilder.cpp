@@ -11,6 +11,7 @@
 
 #include "capture/Conversion/AgToGPU/KernelBuilder.h"
 
+#include "BufferPlan.h"
 #include "KernelEmitters.h"
 
 #include "capture/Conversion/Passes.h"
@@ -76,15 +77,6 @@ unsigned KernelBuilder::matmulLocalSize(int64_t items,
     return workgroupSize;
   int64_t size = items / minGroups / subgroupSize * subgroupSize;
   return static_cast<unsigned>(std::max<int64_t>(size, subgroupSize));
-}
-
-bool KernelBuilder::isCompute(Operation *op) {
-  // ag.reshape is not here: it aliases its input's bytes (see AgToGPU.cpp).
-  return isElementwise(op) ||
-         isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
-             SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
-             OneHotOp, ScatterAddRowsOp, CheckIndicesOp, DispatchRegionOp,
-             WorkgroupRegionOp>(op);
 }
 
 int64_t KernelBuilder::workItems(Operation *op) {
@@ -282,7 +274,7 @@ static void emitItem(Operation *op, int64_t shareLanes, OpBuilder &b,
 }
 
 FailureOr<gpu::GPUFuncOp> KernelBuilder::getOrCreate(Operation *op) {
-  if (!isCompute(op))
+  if (!capture::isCompute(op))
     return op->emitOpError() << "has no GPU kernel";
   std::string key = kernelKey(op);
   if (auto it = cache.find(key); it != cache.end())

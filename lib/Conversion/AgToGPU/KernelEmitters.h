@@ -225,9 +225,6 @@ llvm::SmallVector<mlir::Type> elementwiseRegionArgTypes(ag::DispatchRegionOp op)
 // invocations, work item `t` = invocation t.
 //===----------------------------------------------------------------------===//
 
-/// The region's stage results it does not yield, in body order: each gets
-/// a scratch binding after the results.
-llvm::SmallVector<mlir::Value> workgroupScratchValues(ag::WorkgroupRegionOp op);
 /// Kernel argument types: the inputs, the results, then the scratch values,
 /// each as its tensor's f32 memref.
 llvm::SmallVector<mlir::Type> workgroupRegionArgTypes(ag::WorkgroupRegionOp op);
@@ -284,17 +281,15 @@ void emitReductionOf(mlir::Operation *op, ElementFn element, mlir::OpBuilder &b,
 /// How a full reduction (sum, mean or max of every element) of a large
 /// tensor runs in two passes: `parts` invocations each reduce `chunk`
 /// consecutive elements into a partial, then one invocation reduces the
-/// partials. Besides using the device, this keeps every invocation's loop
-/// short: llvmpipe (lavapipe) silently ends an invocation's loops after
-/// 65535 iterations in total.
+/// partials (ag-configure-kernels decides it: #ag.two_pass).
 struct SplitReduction {
   /// Elements per partial (the last partial may have fewer).
   int64_t chunk;
   /// Number of partials.
   int64_t parts;
 };
-/// The two-pass form of `op`, or none when it is not a full reduction of
-/// more than a few thousand elements (those stay one serial loop).
+/// The two-pass form of `op`, its #ag.two_pass kernel configuration, or
+/// none when it has none (it runs as one serial loop).
 std::optional<SplitReduction> splitReductionOf(mlir::Operation *op);
 /// Elements per vec4 of a partial pass that reads vec4s.
 constexpr int64_t kPartialLanes = 4;

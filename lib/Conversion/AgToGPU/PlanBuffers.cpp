@@ -8,10 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "capture/Conversion/AgToGPU/KernelBuilder.h"
-
 #include "BufferPlan.h"
-#include "KernelEmitters.h"
 #include "capture/Conversion/Passes.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
 
@@ -25,8 +22,6 @@ namespace capture {
 using namespace mlir;
 using namespace capture;
 using namespace capture::ag;
-using capture::kernels::SplitReduction;
-using capture::kernels::splitReductionOf;
 
 namespace {
 
@@ -91,6 +86,14 @@ static int64_t byteSize(Type type) {
   return getByteSize(cast<ShapedType>(type));
 }
 
+bool capture::isCompute(Operation *op) {
+  return isElementwiseOp(op) ||
+         isa<MatmulOp, SumOp, MeanOp, MaxOp, TransposeOp, ConcatOp, SliceOp,
+             SoftmaxOp, LogSoftmaxOp, CrossEntropyOp, MseOp, GetRowsOp,
+             OneHotOp, ScatterAddRowsOp, CheckIndicesOp, DispatchRegionOp,
+             WorkgroupRegionOp>(op);
+}
+
 Value capture::aliasRoot(Value value) {
   while (true) {
     if (auto probe = value.getDefiningOp<ProbeOp>())
@@ -132,7 +135,7 @@ bool capture::needsPlace(Operation *op) {
 
 LogicalResult capture::checkPlaceable(Operation *op) {
   if (isa<InputViewOp, ReadWeightOp, PackGradsOp>(op) || constantValue(op) ||
-      KernelBuilder::isCompute(op))
+      isCompute(op))
     return success();
   if (isa<UploadOp, DownloadOp, EagerOp>(op))
     return op->emitOpError()
@@ -246,7 +249,7 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
   DenseMap<Value, PlaceAttr> inPlace;
   auto isComputed = [](Value root) {
     Operation *def = root.getDefiningOp();
-    return def && KernelBuilder::isCompute(def);
+    return def && isCompute(def);
   };
   for (auto [value, offset] : llvm::zip(pack.getOutputs(), pack.getOffsets()))
     if (Value root = aliasRoot(value); isComputed(root))
@@ -300,12 +303,14 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
     } else if (auto grads = dyn_cast<PackGradsOp>(op)) {
       setPlaces(&op, {placeAttr(paramPackOf(grads), kGradsPlaceAttr)});
     } else {
-      if (std::optional<SplitReduction> split = splitReductionOf(&op))
-        op.setAttr(kPartialsAttr,
-                   place(BufferKind::scratch,
-                         scratch.allocate(
-                             split->parts * static_cast<int64_t>(sizeof(float)),
-                             step[&op], step[&op])));
+      // A two-pass reduction's partials: live during it only.
+      if (auto split = op.getAttrOfType<TwoPassAttr>(kKernelConfigAttr))
+        op.setAttr(
+            kPartialsAttr,
+            place(BufferKind::scratch,
+                  scratch.allocate(split.getParts() *
+                                       static_cast<int64_t>(sizeof(float)),
+                                   step[&op], step[&op])));
       SmallVector<Attribute> places;
       for (Value value : op.getResults()) {
         if (auto it = inPlace.find(value); it != inPlace.end())
@@ -318,7 +323,7 @@ planEntry(FunctionOpInterface entry, int64_t alignment,
       // A workgroup region's unyielded reductions: live during it only.
       if (auto head = dyn_cast<WorkgroupRegionOp>(op)) {
         SmallVector<Attribute> stages;
-        for (Value value : kernels::workgroupScratchValues(head))
+        for (Value value : head.getUnyieldedStages())
           stages.push_back(scratchPlace(value.getType(), step[&op], step[&op]));
         op.setAttr(kStagesAttr, ArrayAttr::get(ctx, stages));
       }

@@ -4,7 +4,8 @@
 // per output element (its input's elements loaded, or computed by a
 // reduction region's producers), a whole row for softmax, the whole tensor
 // for the scalar losses; full reductions of large tensors run in two passes
-// (splitReductionOf). No workgroup memory or subgroup reductions yet.
+// where ag-configure-kernels says so (#ag.two_pass). No workgroup memory or
+// subgroup reductions yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,22 +101,10 @@ void capture::kernels::emitReductionOf(Operation *op, ElementFn element,
 
 std::optional<SplitReduction>
 capture::kernels::splitReductionOf(Operation *op) {
-  if (auto region = dyn_cast<DispatchRegionOp>(op))
-    op = regionReduction(region);
-  if (!op || !isa<SumOp, MeanOp, MaxOp>(op) || reductionAxis(op))
+  auto config = op->getAttrOfType<TwoPassAttr>(kKernelConfigAttr);
+  if (!config)
     return std::nullopt;
-  int64_t n = tensorType(op->getOperand(0)).getNumElements();
-  // Up to this many elements one serial loop is as fast as two dispatches.
-  constexpr int64_t serialLimit = 4096, maxParts = 16384;
-  if (n <= serialLimit)
-    return std::nullopt;
-  // Partials of 256 elements (64 vec4s) keep llvmpipe's SIMD groups full:
-  // 1024 gave the PPO step's 17K gradients 17 partials, three groups of 8
-  // lanes with one busy lane in the last. A multiple of 4, so that every
-  // partial but the last starts and ends on a whole vec4.
-  int64_t chunk = llvm::alignTo(
-      std::max<int64_t>(256, (n + maxParts - 1) / maxParts), kPartialLanes);
-  return SplitReduction{chunk, (n + chunk - 1) / chunk};
+  return SplitReduction{config.getChunk(), config.getParts()};
 }
 
 bool capture::kernels::partialReadsVec4(Operation *op) {

@@ -122,12 +122,7 @@ static Value splatValue(ConstantOp constant, OpBuilder &b, Location loc) {
 }
 
 Operation *capture::kernels::regionReduction(DispatchRegionOp op) {
-  if (op.getKind() != DispatchKind::reduction)
-    return nullptr;
-  for (Operation &inner : op.getBlock())
-    if (isa<SumOp, MeanOp, MaxOp>(inner))
-      return &inner;
-  return nullptr;
+  return op.getReduction();
 }
 
 SmallVector<BlockArgument>

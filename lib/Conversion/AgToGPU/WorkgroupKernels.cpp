@@ -28,17 +28,6 @@ using namespace capture;
 using namespace capture::ag;
 using namespace capture::kernels;
 
-SmallVector<Value>
-capture::kernels::workgroupScratchValues(WorkgroupRegionOp op) {
-  SmallVector<Value> values;
-  ValueRange yielded = op.getYielded();
-  for (Operation &inner : op.getBlock().without_terminator())
-    if (WorkgroupRegionOp::isStage(&inner) &&
-        !llvm::is_contained(yielded, inner.getResult(0)))
-      values.push_back(inner.getResult(0));
-  return values;
-}
-
 SmallVector<Type>
 capture::kernels::workgroupRegionArgTypes(WorkgroupRegionOp op) {
   auto memrefOf = [](Type type) {
@@ -50,7 +39,7 @@ capture::kernels::workgroupRegionArgTypes(WorkgroupRegionOp op) {
     types.push_back(memrefOf(t));
   for (Type t : op.getResultTypes())
     types.push_back(memrefOf(t));
-  for (Value v : workgroupScratchValues(op))
+  for (Value v : op.getUnyieldedStages())
     types.push_back(memrefOf(v.getType()));
   return types;
 }
@@ -254,7 +243,7 @@ void capture::kernels::emitWorkgroupRegion(WorkgroupRegionOp op, int64_t lanes,
   Block &body = op.getBlock();
   size_t inputs = op.getInputs().size();
   ValueRange yielded = op.getYielded();
-  SmallVector<Value> scratch = workgroupScratchValues(op);
+  SmallVector<Value> scratch = op.getUnyieldedStages();
 
   DenseMap<Value, Value> stored;
   for (auto [arg, memref] : llvm::zip(body.getArguments(), args))

@@ -124,10 +124,6 @@ public:
   /// Invocations per workgroup of every kernel.
   unsigned getWorkgroupSize() const { return workgroupSize; }
 
-  /// Whether `op` is a compute op this builder can lower. `ag.reshape` is
-  /// not: the lowering aliases its input's bytes instead.
-  static bool isCompute(mlir::Operation *op);
-
 private:
   /// Creates a kernel named after `stem` with the given arguments that runs
   /// `items` work items when launched with groupsFor(items) workgroups: one

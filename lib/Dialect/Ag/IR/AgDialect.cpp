@@ -207,6 +207,47 @@ LogicalResult TrainAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult TwoPassAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t chunk, int64_t parts) {
+  if (chunk <= 0 || chunk % 4 != 0)
+    return emitError() << "a two-pass reduction's chunk must be a positive "
+                          "multiple of 4, got "
+                       << chunk;
+  if (parts < 1)
+    return emitError() << "a two-pass reduction has at least one part, got "
+                       << parts;
+  return success();
+}
+
+/// Checks kernel configuration `value` on `op`: a #ag.two_pass on a full
+/// reduction whose parts cover its elements exactly.
+static LogicalResult verifyKernelConfig(Operation *op, Attribute value) {
+  auto twoPass = dyn_cast<TwoPassAttr>(value);
+  if (!twoPass)
+    return op->emitOpError() << "attribute '" << kKernelConfigAttr
+                             << "' must be a kernel configuration "
+                                "(#ag.two_pass), got "
+                             << value;
+  Operation *reduction = fullReductionOf(op);
+  if (!reduction)
+    return op->emitOpError()
+           << "has a #ag.two_pass kernel configuration, but is not a full "
+              "reduction (ag.sum, ag.mean or ag.max without an axis, or a "
+              "reduction region of one)";
+  auto type = dyn_cast<RankedTensorType>(reduction->getOperand(0).getType());
+  if (!type || !type.hasStaticShape())
+    return success(); // (the reduction's own verifier reports it)
+  int64_t n = type.getNumElements(), chunk = twoPass.getChunk(),
+          parts = twoPass.getParts();
+  if (parts != n / chunk + (n % chunk != 0))
+    return op->emitOpError()
+           << "has #ag.two_pass<chunk = " << chunk << ", parts = " << parts
+           << ">, which does not cover its " << n
+           << " elements exactly: expected parts = ceil(" << n << " / " << chunk
+           << ")";
+  return success();
+}
+
 LogicalResult PlaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 BufferKind buffer, int64_t offset) {
   if (offset < 0)
@@ -262,6 +303,8 @@ LogicalResult AgDialect::verifyOperationAttribute(Operation *op,
   if (name == kPlaceAttr || name == kGradsPlaceAttr ||
       name == kMoment1PlaceAttr || name == kMoment2PlaceAttr)
     return expect(isa<PlaceAttr>(value), "an #ag.place");
+  if (name == kKernelConfigAttr)
+    return verifyKernelConfig(op, value);
   if (name == kPartialsAttr) {
     auto place = dyn_cast<PlaceAttr>(value);
     return expect(place && place.getBuffer() == BufferKind::scratch,
@@ -302,7 +345,8 @@ static constexpr llvm::StringLiteral kDiscardable[] = {
     "ag.input_layout", "ag.output_layout", kUpdatePrologueAttr,
     kPlacesAttr,       kPlaceAttr,         kGradsPlaceAttr,
     kMoment1PlaceAttr, kMoment2PlaceAttr,  kPartialsAttr,
-    kStagesAttr,       kScratchBytesAttr,  kIndexChecksAttr};
+    kStagesAttr,       kScratchBytesAttr,  kIndexChecksAttr,
+    kKernelConfigAttr};
 
 LogicalResult capture::ag::verifyKnownAttributes(Operation *op) {
   for (NamedAttribute attr : op->getDiscardableAttrs()) {

@@ -61,6 +61,41 @@ MatmulOp DispatchRegionOp::getMatmul() {
   return {};
 }
 
+Operation *DispatchRegionOp::getReduction() {
+  if (getKind() != DispatchKind::reduction)
+    return nullptr;
+  for (Operation &op : getBlock())
+    if (isa<SumOp, MeanOp, MaxOp>(op))
+      return &op;
+  return nullptr;
+}
+
+Operation *capture::ag::fullReductionOf(Operation *op) {
+  if (auto region = dyn_cast<DispatchRegionOp>(op))
+    op = region.getReduction();
+  if (!op)
+    return nullptr;
+  std::optional<int64_t> axis;
+  if (auto sum = dyn_cast<SumOp>(op))
+    axis = sum.getNormalizedAxis();
+  else if (auto mean = dyn_cast<MeanOp>(op))
+    axis = mean.getNormalizedAxis();
+  else if (auto max = dyn_cast<MaxOp>(op))
+    axis = max.getNormalizedAxis();
+  else
+    return nullptr;
+  return axis ? nullptr : op;
+}
+
+SmallVector<Value> WorkgroupRegionOp::getUnyieldedStages() {
+  SmallVector<Value> values;
+  ValueRange yielded = getYielded();
+  for (Operation &inner : getBlock().without_terminator())
+    if (isStage(&inner) && !llvm::is_contained(yielded, inner.getResult(0)))
+      values.push_back(inner.getResult(0));
+  return values;
+}
+
 /// The checks every region op's body shares: one block argument per input,
 /// of its type, and an ag.yield at the end, which it returns.
 static FailureOr<YieldOp> verifyRegionBody(Operation *op, Block &block,

@@ -250,4 +250,23 @@ def Ag_TrainAttr : AttrDef<Ag_Dialect, "Train"> {
   let genVerifyDecl = 1;
 }
 
+def Ag_TwoPassAttr : AttrDef<Ag_Dialect, "TwoPass"> {
+  let mnemonic = "two_pass";
+  let summary = "A kernel configuration: a full reduction in two passes";
+  let description = [{
+    Set by `ag-configure-kernels` as the `ag.kernel_config` of a full
+    reduction (`ag.sum`, `ag.mean` or `ag.max` without an axis, or a
+    reduction dispatch region whose reduction has none): `parts`
+    invocations each reduce `chunk` consecutive elements into a partial,
+    then one reduces the partials. `ag-plan-buffers` places the partials
+    and `ag-lower-to-gpu` emits the two kernels from it:
+    `ag.kernel_config = #ag.two_pass<chunk = 256, parts = 68>`.
+    `chunk` is a multiple of 4 (whole vec4s); the parts cover the reduced
+    elements exactly (the last one may hold fewer).
+  }];
+  let parameters = (ins "int64_t":$chunk, "int64_t":$parts);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // CAPTURE_DIALECT_AG_IR_AGATTRIBUTES_TD

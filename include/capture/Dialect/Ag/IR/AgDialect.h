@@ -34,6 +34,9 @@ inline constexpr llvm::StringLiteral kPlacesAttr = "ag.places";
 inline constexpr llvm::StringLiteral kPartialsAttr = "ag.partials";
 /// On an ag.workgroup_region: one #ag.place per unyielded reduction stage.
 inline constexpr llvm::StringLiteral kStagesAttr = "ag.stages";
+/// On a compute op (ag-configure-kernels): how its kernel is shaped for the
+/// target, a kernel configuration attribute (#ag.two_pass).
+inline constexpr llvm::StringLiteral kKernelConfigAttr = "ag.kernel_config";
 /// On an entry: the bytes of its scratch buffer.
 inline constexpr llvm::StringLiteral kScratchBytesAttr = "ag.scratch_bytes";
 /// On an entry (ag-insert-index-checks): one #ag.index_check per index

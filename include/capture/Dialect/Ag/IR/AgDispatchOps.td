@@ -80,6 +80,9 @@ def Ag_DispatchRegionOp : Ag_Op<"dispatch_region", [
     ::mlir::Value getYieldedSums();
     /// The matmul of a `matmul` region; null for other kinds.
     ::capture::ag::MatmulOp getMatmul();
+    /// The ag.sum, ag.mean or ag.max of a `reduction` region; null for
+    /// other kinds.
+    ::mlir::Operation *getReduction();
   }];
 }
 
@@ -129,6 +132,10 @@ def Ag_WorkgroupRegionOp : Ag_Op<"workgroup_region", [
     ::mlir::Block &getBlock() { return getBody().front(); }
     /// The values the body yields, one per result.
     ::mlir::ValueRange getYielded();
+    /// The stage results the body does not yield, in body order: each is
+    /// stored in a scratch range of its own (`ag.stages`) while the region
+    /// runs.
+    ::llvm::SmallVector<::mlir::Value> getUnyieldedStages();
     /// Whether `op` may be in a workgroup region's body.
     static bool isMember(::mlir::Operation *op);
     /// Whether `op` is a stage of the region: a reduction, loss or softmax

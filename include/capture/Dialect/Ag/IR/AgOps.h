@@ -99,6 +99,11 @@ bool isElementwiseOp(mlir::Operation *op);
 /// Whether `op` is an ag.constant with a splat value.
 bool isSplatConstant(mlir::Operation *op);
 
+/// The reduction of `op` when it reduces a whole tensor to one value: `op`
+/// itself (an ag.sum, ag.mean or ag.max without an axis) or the reduction
+/// of a reduction dispatch region; else null.
+mlir::Operation *fullReductionOf(mlir::Operation *op);
+
 /// Bytes a static tensor or memref of f32/i32/i8 elements occupies.
 int64_t getByteSize(mlir::ShapedType type);
 
