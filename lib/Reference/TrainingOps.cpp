@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallVectorExtras.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace capture;
@@ -24,6 +25,15 @@ FailureOr<ag::ParamPackOp> kernels::lookupParamPack(Operation *op,
     return op->emitError() << "refers to " << ref
                            << ", which is not an ag.param_pack of this module";
   return pack;
+}
+
+/// `x` flushed to zero of its sign when its magnitude is below the least
+/// normal f32 (2^-126): the AdamW kernel's rule for the moments, at every
+/// precision.
+static double flushDenormal(double x) {
+  if (x != 0 && std::fabs(x) < std::numeric_limits<float>::min())
+    return std::copysign(0.0, x);
+  return x;
 }
 
 /// Elements of `pack` (the attribute reads back unsigned).
@@ -144,8 +154,10 @@ kernels::applyAdamW(ag::ApplyAdamWOp op, ag::ParamPackOp pack,
     if (!decoupled)
       g = r(g + r(h.wd * flat[i]));
     double &m = moments.m.data[i], &v = moments.v.data[i];
-    m = r(r(h.beta1 * m) + r(h.keep1 * g));
-    v = r(r(h.beta2 * v) + r(h.keep2 * r(g * g)));
+    // Denormal moments are flushed to zero of their sign, as the AdamW
+    // kernel does (docs/architecture.md, "Training steps").
+    m = flushDenormal(r(r(h.beta1 * m) + r(h.keep1 * g)));
+    v = flushDenormal(r(r(h.beta2 * v) + r(h.keep2 * r(g * g))));
   }
   for (auto [w, param] : llvm::enumerate(weights)) {
     const Group &h = groups[pack.getGroupOf(w)];

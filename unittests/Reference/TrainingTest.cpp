@@ -11,6 +11,7 @@
 
 #include "capture/Reference/Training.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -272,6 +273,33 @@ TEST_F(TrainingTest, PaddingMomentsStayZero) {
   // The weights' own elements did move.
   EXPECT_NE(moments.v.data[0], 0.0);
   EXPECT_NE(moments.v.data[65], 0.0);
+}
+
+TEST_F(TrainingTest, DenormalMomentsAreFlushedToZeroOfTheirSign) {
+  // Padding elements get no gradient: their moments only decay. Denormal
+  // ones (+-1e-39, 1e-40) become zeros of their sign, at both precisions,
+  // as the AdamW kernel stores them.
+  for (Precision precision : {Precision::F32, Precision::F64}) {
+    TrainingState state;
+    ASSERT_TRUE(succeeded(step(state, batch(0), precision))) << errors;
+    AdamWMoments &moments = state.moments.at("train.params");
+    for (int64_t i = 8; i < 64; ++i) {
+      moments.m.data[i] = i % 2 ? -1e-39 : 1e-39;
+      moments.v.data[i] = 1e-40;
+    }
+    // A normal moment that decays to a normal one is kept: 0.9 * 2^-125.
+    moments.m.data[8] = std::ldexp(1.0, -125);
+    ASSERT_TRUE(succeeded(step(state, batch(1), precision))) << errors;
+    // (A step replaces the state: look the moments up again.)
+    const AdamWMoments &after = state.moments.at("train.params");
+    EXPECT_GT(after.m.data[8], 0.0);
+    for (int64_t i = 9; i < 64; ++i) {
+      EXPECT_EQ(after.m.data[i], 0.0) << "m at padding element " << i;
+      EXPECT_EQ(std::signbit(after.m.data[i]), i % 2 == 1)
+          << "the sign of m at padding element " << i;
+      EXPECT_EQ(after.v.data[i], 0.0) << "v at padding element " << i;
+    }
+  }
 }
 
 TEST_F(TrainingTest, ZeroLearningRateKeepsWeights) {

@@ -9,7 +9,8 @@
 // happens here, on the device, so that the whole step stays one submission:
 // when the norm is NaN or infinite the kernel writes nothing and the weights
 // and moments keep their exact bits. torch.optim.Adam's L2 weight decay is
-// the same kernel specialized at compile time (named `adam`).
+// the same kernel specialized at compile time (named `adam`). Denormal
+// moments are flushed to zero (flushDenormal).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,27 @@ static Value isFinite(OpBuilder &b, Location loc, Value x) {
   Value exponent = arith::AndIOp::create(b, loc, bits, mask);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, exponent,
                                mask);
+}
+
+/// `x` with a denormal value flushed to zero of its sign, by its exponent
+/// bits (no driver optimization can fold this). A moment whose gradients
+/// stop decays through the denormals for thousands of steps (v by 0.999 a
+/// step), and many CPUs take a microcode assist on every denormal operand;
+/// llvmpipe cannot flush them for a shader (no
+/// shaderDenormFlushToZeroFloat32).
+static Value flushDenormal(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  auto constant = [&](uint32_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, static_cast<int32_t>(v));
+  };
+  Value exponent = arith::AndIOp::create(b, loc, bits, constant(0x7f800000));
+  Value denormal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         exponent, constant(0));
+  Value signedZero = arith::BitcastOp::create(
+      b, loc, x.getType(),
+      arith::AndIOp::create(b, loc, bits, constant(0x80000000)));
+  return arith::SelectOp::create(b, loc, denormal, signedZero, x);
 }
 
 void capture::kernels::emitAdamW(int64_t size, bool decoupled,
@@ -112,8 +134,12 @@ void capture::kernels::emitAdamW(int64_t size, bool decoupled,
         np = mul(p, sub(one, mul(lr, wd)));
       else
         g = add(g, mul(wd, p));
-      Value nm = add(mul(beta1, m), mul(sub(one, beta1), g));
-      Value nv = add(mul(beta2, v), mul(sub(one, beta2), mul(g, g)));
+      // The moments are state that persists: flushed (docs/architecture.md,
+      // "Training steps").
+      Value nm =
+          flushDenormal(b, loc, add(mul(beta1, m), mul(sub(one, beta1), g)));
+      Value nv = flushDenormal(
+          b, loc, add(mul(beta2, v), mul(sub(one, beta2), mul(g, g))));
       Value denom = add(div(math::SqrtOp::create(b, loc, nv),
                             math::SqrtOp::create(b, loc, bc2)),
                         eps);
