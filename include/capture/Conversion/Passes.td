@@ -71,7 +71,7 @@ def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
     `ag-plan-buffers` planned becomes a `func.func` (the replay schedule)
     taking the entry's input and output byte buffers as memrefs. Each compute
     op becomes a `gpu.launch_func` of a kernel whose arguments are
-    `memref.view`s of the byte ranges the plan gave its tensors, operands
+    `ag.binding`s, typed byte ranges the plan gave its tensors, operands
     first and the written result last. The weights, optimizer, constants
     (with their bytes) and scratch buffers become `memref.global`s of the
     planned sizes.

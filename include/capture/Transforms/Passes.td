@@ -174,7 +174,7 @@ def InsertBarriers : Pass<"ag-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "Barriers between the launches of each lowered entry's schedule";
   let description = [{
     After `ag-lower-to-gpu`: in every schedule function (`gpu.launch_func`s
-    on `memref.view`s of the entry's buffers and the module's globals), an
+    on `ag.binding`s, typed ranges of the entry's buffers), an
     `ag.barrier` goes before a launch exactly when, without it, the launch
     would read a byte range a launch since the last barrier writes (RAW),
     or write one such a launch reads (WAR) or writes (WAW). Which arguments a

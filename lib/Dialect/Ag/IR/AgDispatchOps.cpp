@@ -352,8 +352,8 @@ static std::optional<int64_t> bindingBytes(MemRefType type) {
 }
 
 int64_t BindingOp::getByteSize() {
-  // (The verifier refused sizes bindingBytes does not count.)
-  return *bindingBytes(getResult().getType());
+  // (The verifier refused sizes that overflow.)
+  return ag::getByteSize(getResult().getType());
 }
 
 /// The bytes of `kind`'s buffer where the IR around `op` says (the entry's
