@@ -50,6 +50,9 @@ inline constexpr llvm::StringLiteral kKernelWritesAttr = "ag.writes";
 /// Attributes on a lowered entry (func.func).
 inline constexpr llvm::StringLiteral kEntryAttr = "ag.entry";
 inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";
+/// The nested builtin.module that ag-kernels-to-cpu fills with the host
+/// functions of the kernels (one func.func per workgroup).
+inline constexpr llvm::StringLiteral kCPUKernelsModule = "__ag_cpu_kernels";
 /// Module attribute: the #ag.target the kernels are shaped for.
 inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
 /// On a kernel's gpu.func: array<i64: before, after>, the most loop

@@ -84,7 +84,8 @@ def LowerToGPU : Pass<"ag-lower-to-gpu", "::mlir::ModuleOp"> {
            /*default=*/"::capture::CompileOptions().target",
            "Device preset the kernels are shaped for, recorded as the module's "
            "#ag.target unless it has one: lavapipe (CPU Vulkan: texel-buffer "
-           "reads) or gpu (storage-buffer reads)">,
+           "reads), gpu (storage-buffer reads) or cpu (the host's own code "
+           "through ag-kernels-to-cpu: one-invocation subgroups)">,
     Option<"tileShuffles", "tile-shuffles", "bool",
            /*default=*/"::capture::CompileOptions().tileShuffles",
            "With texel reads and 8-lane subgroups, each group of 8 lanes "
@@ -115,6 +116,38 @@ def KernelsToSPIRV : Pass<"ag-kernels-to-spirv", "::mlir::ModuleOp"> {
     log, sqrt and friends.
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def KernelsToCPU : Pass<"ag-kernels-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Turn every gpu.module kernel into a host function that runs "
+                "one workgroup";
+  let description = [{
+    The CPU target runs the same kernels as the Vulkan targets. Each kernel
+    `gpu.func @K` of the module becomes `func.func @K(<its arguments>,
+    %group: index, %groups: index)` in the nested `builtin.module
+    @__ag_cpu_kernels`, which runs workgroup `%group` of `%groups`: the
+    invocations of the workgroup one after another, as loops over the local
+    id (PoCL's work-item loops, Polygeist's cpuify). Each `gpu.barrier`
+    splits the kernel into segments, one loop each, so every invocation
+    finishes a segment before any starts the next, which is what the
+    barrier orders. A value that one segment computes and a later one uses
+    is kept per invocation in a `memref<WG x T>` (stored where it is
+    computed, loaded where it is used); pure values that do not depend on
+    the local id (constants, the group id, arithmetic on them) are computed
+    once, before the loops. Workgroup memory becomes a `memref.alloca` of
+    the function.
+
+    The kernels must be shaped for subgroups of one invocation (the `cpu`
+    target): a subgroup reduction is then its operand, the lane id 0, the
+    subgroup id the local id. Kernels are 1-D (workgroup size [N, 1, 1], as
+    the lowering makes them) and keep their barriers at their top level;
+    anything else is refused with an error naming the kernel. The
+    `gpu.module`s stay (the schedule's launches name them).
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
 }
 
 def SPIRVTexelReads : Pass<"ag-spirv-texel-reads", "::mlir::spirv::ModuleOp"> {

@@ -507,7 +507,7 @@ void LowerToGPUPass::runOnOperation() {
     FailureOr<ag::TargetAttr> preset = targetPreset(ctx, target);
     if (failed(preset)) {
       module.emitError() << "ag-lower-to-gpu: unknown target '" << target
-                         << "': expected 'lavapipe' or 'gpu'"
+                         << "': expected 'lavapipe', 'gpu' or 'cpu'"
                          << suggestTarget(target);
       return signalPassFailure();
     }

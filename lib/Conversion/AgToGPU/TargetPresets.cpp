@@ -17,10 +17,15 @@ FailureOr<ag::TargetAttr> capture::targetPreset(MLIRContext *ctx,
   // the GPUs this preset is for (NVIDIA, and AMD in wave32).
   if (name == "gpu")
     return ag::TargetAttr::get(ctx, ag::ReadPath::ssbo, 32, 65536, 0);
+  // cpu: the host's own code (ag-kernels-to-cpu), one invocation after
+  // another within a workgroup, so a subgroup is one invocation: subgroup
+  // reductions are the value itself and no shuffle is emitted.
+  if (name == "cpu")
+    return ag::TargetAttr::get(ctx, ag::ReadPath::ssbo, 1, 65536, 0);
   return failure();
 }
 
 /// " (did you mean 'X'?)" for a near miss of a preset name, else "".
 std::string capture::suggestTarget(StringRef name) {
-  return ag::suggestName(name, {"lavapipe", "gpu"});
+  return ag::suggestName(name, {"lavapipe", "gpu", "cpu"});
 }
