@@ -28,15 +28,17 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <vector>
 
 using namespace mlir;
 
 namespace {
 
-/// Lowers the host functions of a module (after a pipeline ending with
-/// ag-kernels-to-cpu, passes of the module without an anchor) to LLVM,
-/// memrefs as bare pointers, and JITs them.
+/// The host functions of a module (after a pipeline ending with
+/// ag-kernels-to-cpu, passes of the module without an anchor), lowered by
+/// ag-cpu-kernels-to-llvm and JIT-compiled.
 class HostKernels {
 public:
   /// Parses `source`, runs `pipeline` and JITs the host functions (fatal
@@ -62,20 +64,14 @@ public:
     ASSERT_TRUE(succeeded(parsePassPipeline(pipeline, pm)));
     ASSERT_TRUE(succeeded(pm.run(*module)));
 
+    PassManager lower(context.get());
+    lower.addPass(capture::createCPUKernelsToLLVM());
+    ASSERT_TRUE(succeeded(lower.run(*module)));
     SymbolTable symbols(*module);
     auto host = symbols.lookup<ModuleOp>(capture::kCPUKernelsModule);
     ASSERT_TRUE(host);
     hostModule = OwningOpRef<ModuleOp>(host.clone());
     (*hostModule)->removeAttr(SymbolTable::getSymbolAttrName());
-    PassManager lower(context.get());
-    ASSERT_TRUE(succeeded(parsePassPipeline(
-        "canonicalize,cse,convert-scf-to-cf,"
-        "convert-arith-to-llvm,convert-math-to-llvm,convert-vector-to-llvm,"
-        "finalize-memref-to-llvm,"
-        "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-        "convert-cf-to-llvm,reconcile-unrealized-casts",
-        lower)));
-    ASSERT_TRUE(succeeded(lower.run(*hostModule)));
     auto created = ExecutionEngine::create(*hostModule);
     ASSERT_TRUE(bool(created)) << llvm::toString(created.takeError());
     engine = std::move(*created);
@@ -102,18 +98,15 @@ public:
     return groups;
   }
 
-  /// Runs every workgroup of `kernel`, one after another, on `buffers`.
+  /// Runs every workgroup of `kernel`, one after another, on `buffers`,
+  /// through its entry point (the runtime's calling convention).
   void run(StringRef kernel, std::vector<void *> buffers, int64_t groups) {
-    for (int64_t group = 0; group < groups; ++group) {
-      std::vector<void *> args;
-      for (void *&buffer : buffers)
-        args.push_back(&buffer);
-      int64_t count = groups;
-      args.push_back(&group);
-      args.push_back(&count);
-      llvm::Error error = engine->invokePacked(kernel, args);
-      ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
-    }
+    auto symbol = engine->lookup((capture::kCPUEntryPrefix + kernel).str());
+    ASSERT_TRUE(bool(symbol)) << llvm::toString(symbol.takeError());
+    auto entry =
+        reinterpret_cast<void (*)(void *const *, int64_t, int64_t)>(*symbol);
+    for (int64_t group = 0; group < groups; ++group)
+      entry(buffers.data(), group, groups);
   }
 
 private:
@@ -263,6 +256,81 @@ TEST(KernelsToCPU, MatmulOverSeveralWorkgroups) {
         want += static_cast<double>(x[r * 20 + k]) * w[c * 20 + k];
       ASSERT_NEAR(y[r * 60 + c], want, 1e-5) << "y[" << r << "][" << c << "]";
     }
+}
+
+/// exp and log of 1024 floats, and exp of 256 vec4s (the elementwise
+/// template's form), with one invocation per element.
+constexpr const char *kMath = R"mlir(
+module attributes {ag.target = #ag.target<read_path = ssbo, subgroup_size = 1, max_texel_elements = 65536, max_loop_iterations = 0>, gpu.container_module} {
+  gpu.module @math {
+    gpu.func @math(%in: memref<1024xf32>, %pos: memref<1024xf32>, %vin: memref<256xvector<4xf32>>, %e: memref<1024xf32>, %l: memref<1024xf32>, %ve: memref<256xvector<4xf32>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %block = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %block, %c64 : index
+      %i = arith.addi %base, %tid : index
+      %x = memref.load %in[%i] : memref<1024xf32>
+      %ex = math.exp %x : f32
+      memref.store %ex, %e[%i] : memref<1024xf32>
+      %p = memref.load %pos[%i] : memref<1024xf32>
+      %lp = math.log %p : f32
+      memref.store %lp, %l[%i] : memref<1024xf32>
+      %j = arith.remui %i, %c256 : index
+      %v = memref.load %vin[%j] : memref<256xvector<4xf32>>
+      %ev = math.exp %v : vector<4xf32>
+      memref.store %ev, %ve[%j] : memref<256xvector<4xf32>>
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+/// The largest distance in units in the last place between `got` and the
+/// float nearest `want`.
+static int64_t ulpDistance(float got, double want) {
+  auto ordered = [](float f) {
+    int32_t bits;
+    std::memcpy(&bits, &f, sizeof(bits));
+    return bits < 0 ? static_cast<int64_t>(INT32_MIN) - bits
+                    : static_cast<int64_t>(bits);
+  };
+  return std::abs(ordered(got) - ordered(static_cast<float>(want)));
+}
+
+TEST(KernelsToCPU, MathWithoutLibmIsWithinTwoUlp) {
+  HostKernels kernels;
+  ASSERT_NO_FATAL_FAILURE(kernels.build(kMath, "ag-kernels-to-cpu"));
+  std::vector<float> in(1024), pos(1024), e(1024), l(1024);
+  std::vector<float> vin(1024), ve(1024);
+  for (int i = 0; i < 1024; ++i) {
+    // exp over [-87, 88] (past it, exp leaves the normal floats), log over
+    // 1e-30 .. 1e30.
+    in[i] = -87.0f + 175.0f * static_cast<float>(i) / 1023.0f;
+    pos[i] = std::pow(10.0f, -30.0f + 60.0f * static_cast<float>(i) / 1023.0f);
+    vin[i] = -10.0f + 20.0f * static_cast<float>((i * 37) % 1024) / 1023.0f;
+  }
+  kernels.run(
+      "math",
+      {in.data(), pos.data(), vin.data(), e.data(), l.data(), ve.data()}, 16);
+  int64_t worstExp = 0, worstLog = 0, worstVec = 0;
+  for (int i = 0; i < 1024; ++i) {
+    worstExp = std::max(worstExp, ulpDistance(e[i], std::exp(double(in[i]))));
+    // log near 1 is near 0: compare there in absolute terms.
+    double log = std::log(double(pos[i]));
+    if (std::abs(log) > 1e-3)
+      worstLog = std::max(worstLog, ulpDistance(l[i], log));
+    else
+      EXPECT_NEAR(l[i], log, 1e-7);
+    worstVec = std::max(worstVec, ulpDistance(ve[i], std::exp(double(vin[i]))));
+  }
+  EXPECT_LE(worstExp, 2);
+  EXPECT_LE(worstLog, 2);
+  EXPECT_LE(worstVec, 2);
+  std::printf("worst ulp: exp %lld, log %lld, vector exp %lld\n",
+              static_cast<long long>(worstExp),
+              static_cast<long long>(worstLog),
+              static_cast<long long>(worstVec));
 }
 
 } // namespace

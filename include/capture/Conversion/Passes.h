@@ -17,6 +17,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class LLVMTypeConverter;
 class RewritePatternSet;
 class SPIRVTypeConverter;
 } // namespace mlir
@@ -33,6 +34,11 @@ namespace capture {
 /// memref, func inside a gpu.module) to SPIR-V.
 void populateKernelsToSPIRVPatterns(const mlir::SPIRVTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+
+/// Adds the patterns that lower the host kernels of ag-kernels-to-cpu (scf,
+/// cf, arith, math, memref, vector, func) to the LLVM dialect.
+void populateCPUKernelsToLLVMPatterns(
+    const mlir::LLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
 
 /// Names of the module-level buffers the lowering creates.
 inline constexpr llvm::StringLiteral kWeightsGlobal = "__ag_weights";
@@ -53,6 +59,9 @@ inline constexpr llvm::StringLiteral kScratchAttr = "ag.scratch";
 /// The nested builtin.module that ag-kernels-to-cpu fills with the host
 /// functions of the kernels (one func.func per workgroup).
 inline constexpr llvm::StringLiteral kCPUKernelsModule = "__ag_cpu_kernels";
+/// The prefix of the exported entry point of each host kernel
+/// (ag-cpu-kernels-to-llvm): `capture_k_<kernel>`.
+inline constexpr llvm::StringLiteral kCPUEntryPrefix = "capture_k_";
 /// Module attribute: the #ag.target the kernels are shaped for.
 inline constexpr llvm::StringLiteral kTargetAttr = "ag.target";
 /// On a kernel's gpu.func: array<i64: before, after>, the most loop

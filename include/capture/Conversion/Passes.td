@@ -150,6 +150,31 @@ def KernelsToCPU : Pass<"ag-kernels-to-cpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def CPUKernelsToLLVM : Pass<"ag-cpu-kernels-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower the host functions of ag-kernels-to-cpu to the LLVM "
+                "dialect, with one entry point per kernel";
+  let description = [{
+    Converts the nested `builtin.module @__ag_cpu_kernels` in place to the
+    LLVM dialect, self-contained: `math.exp`, `math.log` (and tanh, erf, ...
+    should a kernel use them) become upstream's polynomial approximations,
+    so the code calls no libm; the rest of math (sqrt, abs, copysign, floor,
+    ceil) are instructions of the host's ISA. Memrefs become bare pointers
+    (the kernels bind static, identity-layout buffers). Each kernel `@K`
+    becomes internal and gets the exported entry point the runtime calls,
+    `void capture_k_K(void *const *bindings, int64_t group, int64_t
+    groups)`: its binding pointers in argument order, then the workgroup to
+    run and the workgroup count.
+
+    A function of the host module with another signature is an error.
+  }];
+  // The approximations build arith, math and vector ops (broadcasts of
+  // their constants) before the conversion.
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+  ];
+}
+
 def SPIRVTexelReads : Pass<"ag-spirv-texel-reads", "::mlir::spirv::ModuleOp"> {
   let summary = "Read read-only f32 kernel inputs through RGBA32F texel buffers";
   let description = [{
