@@ -1,0 +1,185 @@
+//===- HostLibraryTest.cpp - The cpu target's kernels as a shared object --===//
+//
+// capture::buildHostLibrary links the host kernels into a shared object that
+// a process loads from memory (memfd + dlopen, as the runtime's CPU driver
+// will) and runs through the entry points, exporting nothing else and
+// needing nothing (no libc, no libm); code that calls outside itself is
+// refused at link time with the linker's message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Target/HostLibrary.h"
+#include "capture/Conversion/Passes.h"
+#include "capture/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+/// Two workgroups of four invocations adding their elements through
+/// workgroup memory after a barrier, and exp of each element.
+constexpr const char *kKernel = R"mlir(
+module attributes {ag.target = #ag.target<read_path = ssbo, subgroup_size = 1, max_texel_elements = 65536, max_loop_iterations = 0>, gpu.container_module} {
+  gpu.module @sum {
+    gpu.func @sum(%in: memref<8xf32>, %out: memref<2xf32>, %e: memref<8xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+      %c4 = arith.constant 4 : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %block = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %block, %c4 : index
+      %i = arith.addi %base, %tid : index
+      %v = memref.load %in[%i] : memref<8xf32>
+      %ev = math.exp %v : f32
+      memref.store %ev, %e[%i] : memref<8xf32>
+      %shared = memref.alloc() : memref<4xf32, #spirv.storage_class<Workgroup>>
+      memref.store %v, %shared[%tid] : memref<4xf32, #spirv.storage_class<Workgroup>>
+      gpu.barrier
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        %t = scf.for %s = %c0 to %c4 step %c1 iter_args(%acc = %v) -> (f32) {
+          %p = memref.load %shared[%s] : memref<4xf32, #spirv.storage_class<Workgroup>>
+          %a = arith.addf %acc, %p : f32
+          scf.yield %a : f32
+        }
+        memref.store %t, %out[%block] : memref<2xf32>
+      }
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+class HostLibraryTest : public ::testing::Test {
+protected:
+  HostLibraryTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    capture::registerAllDialects(registry);
+    context = std::make_unique<MLIRContext>(registry);
+  }
+
+  /// The host module of `source` after ag-kernels-to-cpu (unless
+  /// `alreadyHost`) and ag-cpu-kernels-to-llvm.
+  ModuleOp hostOf(const char *source, bool alreadyHost = false) {
+    module = parseSourceString<ModuleOp>(source, context.get());
+    EXPECT_TRUE(module);
+    if (!module)
+      return nullptr;
+    PassManager pm(context.get());
+    if (!alreadyHost)
+      pm.addPass(capture::createKernelsToCPU());
+    pm.addPass(capture::createCPUKernelsToLLVM());
+    EXPECT_TRUE(succeeded(pm.run(*module)));
+    return SymbolTable(*module).lookup<ModuleOp>(capture::kCPUKernelsModule);
+  }
+
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// dlopen of `bytes` through an anonymous memory file: no file on disk.
+static void *loadFromMemory(const std::vector<uint8_t> &bytes) {
+  int fd = memfd_create("capture-host-test", MFD_CLOEXEC);
+  if (fd < 0)
+    return nullptr;
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) {
+      close(fd);
+      return nullptr;
+    }
+    done += static_cast<size_t>(n);
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  close(fd);
+  return handle;
+}
+
+TEST_F(HostLibraryTest, LoadsFromMemoryAndRunsThroughItsEntryPoint) {
+  ModuleOp host = hostOf(kKernel);
+  ASSERT_TRUE(host);
+  FailureOr<capture::HostLibrary> library = capture::buildHostLibrary(host);
+  ASSERT_TRUE(succeeded(library));
+  EXPECT_EQ(library->triple, "x86_64-unknown-linux-gnu");
+  EXPECT_EQ(library->cpuLevel, "x86-64-v3");
+  ASSERT_GT(library->bytes.size(), 4u);
+  EXPECT_EQ(std::string(library->bytes.begin(), library->bytes.begin() + 4),
+            "\x7f"
+            "ELF");
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+    GTEST_SKIP() << "this machine lacks x86-64-v3 (AVX2, FMA)";
+
+  void *handle = loadFromMemory(library->bytes);
+  ASSERT_NE(handle, nullptr) << dlerror();
+  using Entry = void (*)(void *const *, int64_t, int64_t);
+  auto entry = reinterpret_cast<Entry>(dlsym(handle, "capture_k_sum"));
+  ASSERT_NE(entry, nullptr) << dlerror();
+  // The kernel itself is internal: only entry points are exported.
+  EXPECT_EQ(dlsym(handle, "sum"), nullptr);
+
+  std::vector<float> in = {1, 2, 3, 4, 10, 20, 30, 40};
+  std::vector<float> out(2, -1.0f), e(8, -1.0f);
+  void *bindings[] = {in.data(), out.data(), e.data()};
+  for (int64_t group = 0; group < 2; ++group)
+    entry(bindings, group, 2);
+  // Each workgroup's invocation 0 adds its own element and the four.
+  EXPECT_EQ(out[0], 11.0f);
+  EXPECT_EQ(out[1], 110.0f);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_NEAR(e[i], std::exp(in[i]), 2e-7 * std::exp(in[i])) << i;
+  dlclose(handle);
+}
+
+/// A kernel that calls a library function (here libm's expf, as an
+/// unapproximated math op would after codegen).
+constexpr const char *kCallsLibm = R"mlir(
+module {
+  module @__ag_cpu_kernels {
+    llvm.func @expf(f32) -> f32
+    func.func @k(%x: memref<4xf32>, %g: index, %n: index) {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<4xf32>
+      %e = llvm.call @expf(%v) : (f32) -> f32
+      memref.store %e, %x[%c0] : memref<4xf32>
+      return
+    }
+  }
+}
+)mlir";
+
+TEST_F(HostLibraryTest, CodeThatCallsOutsideItselfIsRefusedAtLink) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler capture(context.get(), [&](Diagnostic &diag) {
+    diagnostics += diag.str() + "\n";
+    return success();
+  });
+  ModuleOp host = hostOf(kCallsLibm, /*alreadyHost=*/true);
+  ASSERT_TRUE(host);
+  EXPECT_TRUE(failed(capture::buildHostLibrary(host)));
+  EXPECT_NE(diagnostics.find("linking the host kernels failed"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_NE(diagnostics.find("undefined symbol: expf"), std::string::npos)
+      << diagnostics;
+}
+
+} // namespace
