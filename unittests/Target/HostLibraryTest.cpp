@@ -1,16 +1,18 @@
 //===- HostLibraryTest.cpp - The cpu target's kernels as a shared object --===//
 //
 // capture::buildHostLibrary links the host kernels into a shared object that
-// a process loads from memory (memfd + dlopen, as the runtime's CPU driver
-// will) and runs through the entry points, exporting nothing else and
-// needing nothing (no libc, no libm); code that calls outside itself is
-// refused at link time with the linker's message.
+// the runtime's loader (rt::HostCode: memfd + dlopen) loads and runs
+// through the entry points, exporting nothing else and needing nothing (no
+// libc, no libm); code that calls outside itself is refused at link time
+// with the linker's message.
 //
 //===----------------------------------------------------------------------===//
 
 #include "capture/Target/HostLibrary.h"
 #include "capture/Conversion/Passes.h"
 #include "capture/InitAll.h"
+#include "capture/rt/host_code.h"
+#include "capture/rt/host_isa.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -21,9 +23,6 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
-#include <dlfcn.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -84,26 +83,6 @@ protected:
   OwningOpRef<ModuleOp> module;
 };
 
-/// dlopen of `bytes` through an anonymous memory file: no file on disk.
-static void *loadFromMemory(const std::vector<uint8_t> &bytes) {
-  int fd = memfd_create("capture-host-test", MFD_CLOEXEC);
-  if (fd < 0)
-    return nullptr;
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) {
-      close(fd);
-      return nullptr;
-    }
-    done += static_cast<size_t>(n);
-  }
-  std::string path = "/proc/self/fd/" + std::to_string(fd);
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
-  return handle;
-}
-
 TEST_F(HostLibraryTest, LoadsFromMemoryAndRunsThroughItsEntryPoint) {
   ModuleOp host = hostOf(kKernel);
   ASSERT_TRUE(host);
@@ -115,27 +94,25 @@ TEST_F(HostLibraryTest, LoadsFromMemoryAndRunsThroughItsEntryPoint) {
   EXPECT_EQ(std::string(library->bytes.begin(), library->bytes.begin() + 4),
             "\x7f"
             "ELF");
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
-    GTEST_SKIP() << "this machine lacks x86-64-v3 (AVX2, FMA)";
+  if (capture::rt::checkHostIsa(library->cpuLevel).isError())
+    GTEST_SKIP() << capture::rt::checkHostIsa(library->cpuLevel).message();
 
-  void *handle = loadFromMemory(library->bytes);
-  ASSERT_NE(handle, nullptr) << dlerror();
-  using Entry = void (*)(void *const *, int64_t, int64_t);
-  auto entry = reinterpret_cast<Entry>(dlsym(handle, "capture_k_scaled_exp"));
-  ASSERT_NE(entry, nullptr) << dlerror();
-  // The kernel itself is internal: only entry points are exported.
-  EXPECT_EQ(dlsym(handle, "scaled_exp"), nullptr);
+  // Loaded by the runtime's loader, as a module's host code will be.
+  capture::rt::Result<capture::rt::HostCode> code =
+      capture::rt::HostCode::load(library->bytes, library->cpuLevel);
+  ASSERT_TRUE(code.isOk()) << code.message();
+  auto entry = code.value().entry("scaled_exp");
+  ASSERT_TRUE(entry.isOk()) << entry.message();
 
   std::vector<float> in = {-3, -1, 0, 0.5f, 1, 2, 4, 8};
   std::vector<float> e(8, -1.0f);
   void *bindings[] = {in.data(), e.data()};
   for (int64_t group = 0; group < 2; ++group)
-    entry(bindings, group, 2);
+    entry.value()(bindings, group, 2);
   for (int i = 0; i < 8; ++i) {
     float want = std::exp(in[i]) * static_cast<float>(i / 4 + 1);
     EXPECT_NEAR(e[i], want, 2e-7 * want) << i;
   }
-  dlclose(handle);
 }
 
 /// A kernel that calls a library function (here libm's expf, as an
