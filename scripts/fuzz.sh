@@ -48,6 +48,9 @@ for example in "$root"/examples/*.mlir; do
   "$build/bin/capture-aot" "$example" \
     -o "$build/seeds/example-$(basename "$example" .mlir).capmod"
 done
+# A module with host code (the cpu target), small enough for -max_len.
+"$build/bin/capture-aot" "$root/examples/mlp_forward.mlir" --target=cpu \
+  -o "$build/seeds/example-mlp_forward-cpu.capmod"
 python3 - "$build/seeds" "$corpus" <<'PY'
 import glob, os, sys
 seeds, out = sys.argv[1], sys.argv[2]

@@ -32,14 +32,6 @@ OwningOpRef<ModuleOp> capture::parseModule(llvm::SourceMgr &sources,
 FailureOr<std::vector<uint8_t>>
 capture::compileToCapmod(ModuleOp module, const CompileOptions &options,
                          const CompileHooks &hooks) {
-  // The cpu preset's kernels become host functions (ag-kernels-to-cpu), which
-  // the module writer cannot store yet: refuse rather than write them as
-  // Vulkan kernels shaped for another device.
-  if (options.target == "cpu")
-    return module.emitError()
-           << "target 'cpu': host code is compiled (capture-opt "
-              "-ag-kernels-to-cpu) but not yet written into .capmod modules; "
-              "expected 'lavapipe' or 'gpu'";
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (hooks.configure && failed(hooks.configure(pm)))
     return failure();

@@ -46,6 +46,13 @@ void capture::buildCapturePipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createBoundKernelLoops());
   pm.addPass(createInsertBarriers());
+  // The cpu target's kernels as host code too (the module writer links
+  // them); their SPIR-V, shaped for one-invocation subgroups, still runs on
+  // any Vulkan device.
+  if (options.target == "cpu") {
+    pm.addPass(createKernelsToCPU());
+    pm.addPass(createCPUKernelsToLLVM());
+  }
   pm.addPass(createKernelsToSPIRV());
   OpPassManager &spv = pm.nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());

@@ -48,6 +48,9 @@ void capture::printCapmod(llvm::ArrayRef<uint8_t> bytes,
                      "n lanes"
                : std::string())
        << "\n";
+  if (const std::optional<rt::HostCodeDesc> &host = module.hostCode)
+    os << "host code: " << host->isaLevel << " (" << host->triple << "), "
+       << host->library.size() << " bytes, entry capture_k_<kernel>\n";
   for (const rt::WeightDesc &w : module.weights)
     os << "weight " << w.name << ' ' << rt::formatType(w.shape, w.dtype)
        << (w.trainable ? " trainable" : "") << " @ [" << w.offset << ", "

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/Target/Capmod.h"
+#include "capture/Target/HostLibrary.h"
 
 #include "capture/Conversion/AgToGPU/Schedule.h"
 #include "capture/Conversion/Passes.h"
@@ -485,6 +486,16 @@ LogicalResult Writer::write(rt::ModuleDesc &out) {
   for (auto func : module.getOps<func::FuncOp>())
     if (func->hasAttr(kEntryAttr) && failed(writeEntry(func)))
       return failure();
+
+  // The cpu target's kernels, beside their SPIR-V: the host module
+  // (ag-cpu-kernels-to-llvm) compiled and linked now.
+  if (auto host = SymbolTable(module).lookup<ModuleOp>(kCPUKernelsModule)) {
+    FailureOr<HostLibrary> library = buildHostLibrary(host);
+    if (failed(library))
+      return failure();
+    desc->hostCode = rt::HostCodeDesc{library->triple, library->cpuLevel,
+                                      std::move(library->bytes)};
+  }
 
   // The loader's checks, before anything is written: a module the runtime
   // would refuse is a compiler bug, reported here rather than at load time.

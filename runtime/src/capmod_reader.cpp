@@ -364,6 +364,10 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
       return entry.status();
     desc.entries.push_back(std::move(entry).value());
   }
+  if (const fb::HostCode *host = m->host_code())
+    desc.hostCode = HostCodeDesc{host->triple()->str(),
+                                 host->isa_level()->str(),
+                                 toVector(host->library())};
   return desc;
 }
 

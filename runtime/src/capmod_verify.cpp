@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/capmod.h"
+#include "capture/rt/host_isa.h"
 #include "capture/rt/initializer.h"
 #include "capture/rt/replay_stream.h"
 #include "capture/rt/tensor.h"
@@ -16,6 +17,7 @@
 #include "train_verify.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -51,10 +53,32 @@ public:
         return fail("two entries are named '" + entry.name + "'");
       CAPTURE_RT_RETURN_IF_ERROR(checkEntry(entry));
     }
-    return Status::ok();
+    return checkHostCode();
   }
 
 private:
+  /// The host code's header fields; its bytes are checked by the loader
+  /// that runs them (rt::HostCode::load), on the machine that would.
+  Status checkHostCode() const {
+    if (!desc.hostCode)
+      return Status::ok();
+    const HostCodeDesc &host = *desc.hostCode;
+    if (host.triple != kHostCodeTriple)
+      return fail("host_code.triple is '" + host.triple + "', expected '" +
+                  kHostCodeTriple + "'");
+    if (Result<std::vector<std::string>> missing =
+            missingHostFeatures(host.isaLevel);
+        missing.isError())
+      return fail("host_code.isa_level: " + missing.message());
+    if (host.library.size() < 4 ||
+        std::memcmp(host.library.data(), "\x7f"
+                                         "ELF",
+                    4) != 0)
+      return fail("host_code.library is not an ELF file (" +
+                  str(host.library.size()) + " bytes)");
+    return Status::ok();
+  }
+
   Status fail(const std::string &msg) const {
     return Status::error("capmod: " + msg);
   }

@@ -569,3 +569,56 @@ TEST(CapmodBindingShapes, RoundTripAndChecks) {
   EXPECT_THAT(readError(wrongSize),
               HasSubstr("binding 0 is 32 bytes, but kernel"));
 }
+
+namespace {
+
+/// A module with host code: the test module and a stand-in library (only
+/// its ELF magic is the format's business; the loader checks the rest).
+ModuleDesc withHostCode() {
+  ModuleDesc desc = makeTestModule();
+  desc.hostCode = HostCodeDesc{kHostCodeTriple, "x86-64-v3",
+                               {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}};
+  return desc;
+}
+
+TEST(CapmodVerify, HostCodeRoundTrips) {
+  ModuleDesc desc = withHostCode();
+  std::vector<uint8_t> bytes = writeCapmod(desc);
+  Result<ModuleDesc> read = readCapmod(bytes.data(), bytes.size());
+  ASSERT_TRUE(read.isOk()) << read.message();
+  ASSERT_TRUE(read.value().hostCode.has_value());
+  EXPECT_EQ(read.value().hostCode->triple, kHostCodeTriple);
+  EXPECT_EQ(read.value().hostCode->isaLevel, "x86-64-v3");
+  EXPECT_EQ(read.value().hostCode->library, desc.hostCode->library);
+  // And a module without it reads back without it.
+  std::vector<uint8_t> plain = writeCapmod(makeTestModule());
+  Result<ModuleDesc> none = readCapmod(plain.data(), plain.size());
+  ASSERT_TRUE(none.isOk()) << none.message();
+  EXPECT_FALSE(none.value().hostCode.has_value());
+}
+
+TEST(CapmodVerify, HostCodeForAnotherTriple) {
+  ModuleDesc desc = withHostCode();
+  desc.hostCode->triple = "aarch64-unknown-linux-gnu";
+  EXPECT_EQ(readError(desc),
+            "capmod: host_code.triple is 'aarch64-unknown-linux-gnu', "
+            "expected 'x86_64-unknown-linux-gnu'");
+}
+
+TEST(CapmodVerify, HostCodeWithAnUnknownIsaLevel) {
+  ModuleDesc desc = withHostCode();
+  desc.hostCode->isaLevel = "x86-64-v5";
+  EXPECT_THAT(readError(desc),
+              HasSubstr("capmod: host_code.isa_level: unknown host ISA level "
+                        "'x86-64-v5': expected one of 'x86-64', 'x86-64-v2', "
+                        "'x86-64-v3', 'x86-64-v4' (did you mean "));
+}
+
+TEST(CapmodVerify, HostCodeThatIsNotElf) {
+  ModuleDesc desc = withHostCode();
+  desc.hostCode->library = {'M', 'Z'};
+  EXPECT_EQ(readError(desc),
+            "capmod: host_code.library is not an ELF file (2 bytes)");
+}
+
+} // namespace

@@ -3,7 +3,6 @@
 // RUN: not capture-aot %S/Inputs/malformed.mlir -o %t.capmod 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --target=gpuu 2>&1 | FileCheck %s --check-prefix=OPTION --implicit-check-not="see current operation"
 // RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --target=gpuu --mlir-print-op-on-diagnostic 2>&1 | FileCheck %s --check-prefix=OPIR
-// RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --target=cpu 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --min-matmul-workgroups=eight 2>&1 | FileCheck %s --check-prefix=WGNUM
 // RUN: not capture-aot %S/../../examples/ppo_train.mlir -o %t.capmod --min-matmul-workgroup=8 2>&1 | FileCheck %s --check-prefix=WGTYPO
 
@@ -11,9 +10,6 @@
 // (unless --mlir-print-op-on-diagnostic asks for it).
 // OPTION: error: ag-lower-to-gpu: unknown target 'gpuu': expected 'lavapipe', 'gpu' or 'cpu' (did you mean 'gpu'?)
 // OPIR: note: see current operation
-// The cpu preset's host code is not yet stored in modules: no module at all
-// rather than Vulkan kernels shaped for the host.
-// CPU: error: target 'cpu': host code is compiled (capture-opt -ag-kernels-to-cpu) but not yet written into .capmod modules; expected 'lavapipe' or 'gpu'
 // A count that is not a number, and a near miss of the option's name.
 // WGNUM: for the --min-matmul-workgroups option: 'eight' value invalid for uint argument!
 // WGTYPO: Unknown command line argument '--min-matmul-workgroup=8'

@@ -7,6 +7,13 @@
 // RUN: capture-aot %s -o %t/ssbo.capmod --target=gpu
 // RUN: capture-run %t/ssbo.capmod --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --output-dir %t/gpu-ssbo > /dev/null
 // RUN: capture-interp %s --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --compare %t/gpu-ssbo --tolerance 1e-5 | FileCheck %s
+// RUN: capture-aot %s -o %t/cpu.capmod --target=cpu --print-module | FileCheck %s --check-prefix=CPU
+// RUN: capture-run %t/cpu.capmod --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --output-dir %t/gpu-cpu > /dev/null
+// RUN: capture-interp %s --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --compare %t/gpu-cpu --tolerance 1e-5 | FileCheck %s
+
+// A module for the cpu target carries the kernels as host code beside their
+// SPIR-V, which (shaped for one-invocation subgroups) runs right on Vulkan.
+// CPU: host code: x86-64-v3 (x86_64-unknown-linux-gnu), {{[0-9]+}} bytes, entry capture_k_<kernel>
 
 // A loss head as one workgroup region against the interpreter, on both
 // read paths: sums along either axis (one kept), a max, a mean, an mse,

@@ -368,6 +368,19 @@ struct WeightDesc {
   std::optional<InitializerDesc> initializer;
 };
 
+/// The kernels as native code for the host (the cpu target).
+struct HostCodeDesc {
+  /// The target triple: kHostCodeTriple.
+  std::string triple;
+  /// The x86-64 ISA level the code needs (one of host_isa.h's levels).
+  std::string isaLevel;
+  /// The ELF shared object exporting `capture_k_<kernel>` per kernel.
+  std::vector<uint8_t> library;
+};
+
+/// The only triple host code is compiled for (the loader is Linux's).
+inline constexpr const char *kHostCodeTriple = "x86_64-unknown-linux-gnu";
+
 /// A whole module file.
 struct ModuleDesc {
   /// Format version; kCapmodFormatVersion.
@@ -393,6 +406,9 @@ struct ModuleDesc {
   std::vector<ConstantFillDesc> constantFills;
   /// Entry points.
   std::vector<EntryDesc> entries;
+  /// The kernels as host code, when the module was compiled for the cpu
+  /// target too.
+  std::optional<HostCodeDesc> hostCode;
 };
 
 } // namespace capture::rt
