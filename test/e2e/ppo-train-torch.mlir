@@ -1,14 +1,17 @@
 // REQUIRES: torch, ppo-peer
-// RUN: rm -rf %t && mkdir -p %t/interp %t/device
+// RUN: rm -rf %t && mkdir -p %t/interp %t/device %t/cpu
 // RUN: %python %S/Inputs/ppo_train_check.py interp capture-aot capture-interp %{ppo_torch} %S/../../examples/ppo_train.mlir %t/interp --steps 20 | FileCheck %s --check-prefix=INTERP
 // RUN: %python %S/Inputs/ppo_train_check.py device capture-aot capture-run %{ppo_torch} %S/../../examples/ppo_train.mlir %t/device --steps 20 | FileCheck %s --check-prefix=DEVICE
+// RUN: %python %S/Inputs/ppo_train_check.py device capture-aot capture-run %{ppo_torch} %S/../../examples/ppo_train.mlir %t/cpu --steps 20 --aot-flag=--target=cpu | FileCheck %s --check-prefix=DEVICE
 
 // The PPO training step (examples/ppo_train.mlir: forward, ag-autodiff,
 // clip_grad_norm_(0.5), AdamW) trained for 20 steps from PyTorch's initial
 // weights on its fixed batch, in the reference interpreter (f32) and
 // replayed on the device (one submission per step): every step's loss and
 // gradient norm and the final weights match ppo_torch.py's within 1e-4
-// relative (1e-5 absolute floor).
+// relative (1e-5 absolute floor). The same for a module compiled for the
+// cpu target (host code beside SPIR-V shaped for one-invocation subgroups),
+// whose SPIR-V the device runs.
 
 // INTERP: torch replica matches ppo_torch.py: ok
 // INTERP: interp step 20 loss: {{.*}}: ok

@@ -38,6 +38,8 @@ p.add_argument("--lr-at", action="append", default=[])
 p.add_argument("--max-grad-norm-at", action="append", default=[])
 p.add_argument("--nan-at", type=int, action="append", default=[])
 p.add_argument("--inf-at", type=int, action="append", default=[])
+p.add_argument("--aot-flag", action="append", default=[],
+               help="a capture-aot flag for device mode (--target=cpu)")
 a = p.parse_args()
 
 INPUTS = ["obs", "act", "adv", "ret", "old_logp"]
@@ -151,7 +153,7 @@ if refused:
 run = run_steps(a.mode, a.capture_aot, a.runner, a.model, a.work, a.steps,
                 {n: os.path.join(dump, "input.%s.npy" % n) for n in INPUTS},
                 {n: os.path.join(dump, "init.%s.npy" % n) for n in names},
-                extra)
+                extra, a.aot_flag)
 if run.returncode != (1 if refused else 0):
     print("%s exited with %d:\n%s%s" % (a.mode, run.returncode, run.stdout,
                                         run.stderr))

@@ -14,14 +14,16 @@ def close(got, want):
 
 
 def run_steps(mode, capture_aot, runner, model, work, steps, inputs, params,
-              extra=()):
+              extra=(), aot_flags=()):
     """Trains entry `train` of `model` for `steps` steps with capture-interp
     (mode "interp", f32) or capture-aot + capture-run (mode "device").
-    `inputs` / `params` map names to .npy paths. The weights after the last
-    step go to WORK/<mode>-params. Returns the finished process."""
+    `inputs` / `params` map names to .npy paths; `aot_flags` go to
+    capture-aot. The weights after the last step go to WORK/<mode>-params.
+    Returns the finished process."""
     if mode == "device":
         module = os.path.join(work, "model.capmod")
-        subprocess.run([capture_aot, model, "-o", module], check=True)
+        subprocess.run([capture_aot, model, "-o", module] + list(aot_flags),
+                       check=True)
         cmd = [runner, module, "--entry", "train"]
     else:
         cmd = [runner, model, "--entry", "train", "--precision", "f32"]
