@@ -365,9 +365,9 @@ Result<ModuleDesc> parseCapmod(const uint8_t *data, size_t size) {
     desc.entries.push_back(std::move(entry).value());
   }
   if (const fb::HostCode *host = m->host_code())
-    desc.hostCode = HostCodeDesc{host->triple()->str(),
-                                 host->isa_level()->str(),
-                                 toVector(host->library())};
+    desc.hostCode =
+        HostCodeDesc{host->triple()->str(), host->isa_level()->str(),
+                     toVector(host->library())};
   return desc;
 }
 

@@ -70,10 +70,9 @@ private:
             missingHostFeatures(host.isaLevel);
         missing.isError())
       return fail("host_code.isa_level: " + missing.message());
-    if (host.library.size() < 4 ||
-        std::memcmp(host.library.data(), "\x7f"
-                                         "ELF",
-                    4) != 0)
+    if (host.library.size() < sizeof(kHostCodeMagic) ||
+        std::memcmp(host.library.data(), kHostCodeMagic,
+                    sizeof(kHostCodeMagic)) != 0)
       return fail("host_code.library is not an ELF file (" +
                   str(host.library.size()) + " bytes)");
     return Status::ok();
@@ -471,8 +470,8 @@ private:
         uint64_t rounded =
             bytes / kRgba32fTexelBytes * kRgba32fTexelBytes +
             (bytes % kRgba32fTexelBytes ? kRgba32fTexelBytes : 0);
-        bool written = std::find(d.writes.begin(), d.writes.end(), b) !=
-                       d.writes.end();
+        bool written =
+            std::find(d.writes.begin(), d.writes.end(), b) != d.writes.end();
         uint64_t expected = texel ? rounded : bytes;
         if (!texel && !written && r.size == rounded)
           expected = rounded;

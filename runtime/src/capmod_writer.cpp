@@ -187,10 +187,10 @@ std::vector<uint8_t> writeCapmod(const ModuleDesc &desc) {
     hostCode = fb::CreateHostCode(b, b.CreateString(desc.hostCode->triple),
                                   b.CreateString(desc.hostCode->isaLevel),
                                   b.CreateVector(desc.hostCode->library));
-  auto module = fb::CreateModule(
-      b, desc.formatVersion, producer, target, kernelVec, bufferVec, weightVec,
-      desc.weightsBuffer, constants, desc.constantsBuffer, entryVec, fills,
-      hostCode);
+  auto module =
+      fb::CreateModule(b, desc.formatVersion, producer, target, kernelVec,
+                       bufferVec, weightVec, desc.weightsBuffer, constants,
+                       desc.constantsBuffer, entryVec, fills, hostCode);
   fb::FinishModuleBuffer(b, module);
   std::vector<uint8_t> bytes(b.GetBufferPointer(),
                              b.GetBufferPointer() + b.GetSize());

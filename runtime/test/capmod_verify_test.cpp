@@ -576,8 +576,8 @@ namespace {
 /// its ELF magic is the format's business; the loader checks the rest).
 ModuleDesc withHostCode() {
   ModuleDesc desc = makeTestModule();
-  desc.hostCode = HostCodeDesc{kHostCodeTriple, "x86-64-v3",
-                               {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}};
+  desc.hostCode = HostCodeDesc{
+      kHostCodeTriple, "x86-64-v3", {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}};
   return desc;
 }
 

@@ -37,8 +37,8 @@ void populateKernelsToSPIRVPatterns(const mlir::SPIRVTypeConverter &converter,
 
 /// Adds the patterns that lower the host kernels of ag-kernels-to-cpu (scf,
 /// cf, arith, math, memref, vector, func) to the LLVM dialect.
-void populateCPUKernelsToLLVMPatterns(
-    const mlir::LLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
+void populateCPUKernelsToLLVMPatterns(const mlir::LLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
 
 /// Names of the module-level buffers the lowering creates.
 inline constexpr llvm::StringLiteral kWeightsGlobal = "__ag_weights";

@@ -3,6 +3,7 @@
 #include "capture/rt/host_code.h"
 
 #include "capture/rt/host_isa.h"
+#include "capture/rt/module_desc.h"
 
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -22,10 +23,8 @@ static constexpr std::string_view kEntryPrefix = "capture_k_";
 /// object: what the dynamic loader would otherwise be handed blind.
 static Status checkElf(const std::vector<uint8_t> &bytes) {
   constexpr size_t kHeader = 64;
-  if (bytes.size() < kHeader || std::memcmp(bytes.data(),
-                                            "\x7f"
-                                            "ELF",
-                                            4) != 0)
+  if (bytes.size() < kHeader ||
+      std::memcmp(bytes.data(), kHostCodeMagic, sizeof(kHostCodeMagic)) != 0)
     return Status::error("the module's host code is not an ELF file (" +
                          std::to_string(bytes.size()) + " bytes)");
   uint16_t type = static_cast<uint16_t>(bytes[16] | (bytes[17] << 8));

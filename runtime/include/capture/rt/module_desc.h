@@ -380,6 +380,8 @@ struct HostCodeDesc {
 
 /// The only triple host code is compiled for (the loader is Linux's).
 inline constexpr const char *kHostCodeTriple = "x86_64-unknown-linux-gnu";
+/// The first bytes of host code: an ELF file's magic.
+inline constexpr unsigned char kHostCodeMagic[4] = {0x7f, 'E', 'L', 'F'};
 
 /// A whole module file.
 struct ModuleDesc {
