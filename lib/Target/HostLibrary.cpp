@@ -7,6 +7,9 @@
 
 #include "capture/Target/HostLibrary.h"
 
+#include "capture/Conversion/Passes.h"
+#include "capture/rt/module_desc.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -25,12 +28,20 @@
 #include "llvm/Target/TargetOptions.h"
 
 #include <memory>
+#include <string_view>
 
 using namespace mlir;
 
-/// The triple the cpu target compiles for (the runtime's loader is
-/// Linux's dlopen).
-static constexpr const char *kHostTriple = "x86_64-unknown-linux-gnu";
+/// The triple the cpu target compiles for: the one the module format
+/// allows (the runtime's loader is Linux's dlopen).
+static constexpr const char *kHostTriple = capture::rt::kHostCodeTriple;
+
+// The entry points the lowering names are those the runtime looks up.
+static_assert(std::string_view(capture::kCPUEntryPrefix.data(),
+                               capture::kCPUEntryPrefix.size()) ==
+                  capture::rt::kHostEntryPrefix,
+              "ag-cpu-kernels-to-llvm and the runtime disagree on the "
+              "entry-point prefix");
 
 /// ld.lld: beside the LLVM tools MLIR was built with, else on PATH.
 static FailureOr<std::string> findLinker(ModuleOp host) {

@@ -15,10 +15,6 @@
 
 namespace capture::rt {
 
-/// The prefix of every kernel's exported entry point (the compiler's
-/// kCPUEntryPrefix).
-static constexpr std::string_view kEntryPrefix = "capture_k_";
-
 /// Whether `bytes` start as a 64-bit little-endian x86-64 ELF shared
 /// object: what the dynamic loader would otherwise be handed blind.
 static Status checkElf(const std::vector<uint8_t> &bytes) {
@@ -80,7 +76,7 @@ Result<HostCode> HostCode::load(const std::vector<uint8_t> &library,
 Result<HostCode::Entry> HostCode::entry(std::string_view kernel) const {
   if (!handle)
     return Status::error("the host code was moved from");
-  std::string symbol = std::string(kEntryPrefix) + std::string(kernel);
+  std::string symbol = std::string(kHostEntryPrefix) + std::string(kernel);
   dlerror();
   void *address = dlsym(handle, symbol.c_str());
   if (!address)

@@ -380,6 +380,9 @@ struct HostCodeDesc {
 
 /// The only triple host code is compiled for (the loader is Linux's).
 inline constexpr const char *kHostCodeTriple = "x86_64-unknown-linux-gnu";
+/// The prefix of every kernel's exported entry point in host code:
+/// `capture_k_<kernel>` (the compiler's ag-cpu-kernels-to-llvm names them).
+inline constexpr const char *kHostEntryPrefix = "capture_k_";
 /// The first bytes of host code: an ELF file's magic.
 inline constexpr unsigned char kHostCodeMagic[4] = {0x7f, 'E', 'L', 'F'};
 
