@@ -10,7 +10,8 @@ import sys
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 MODES = [("replay", "captured replay"), ("eager", "eager (1 submission per kernel)"),
-         ("torch1", "PyTorch CPU, 1 thread"), ("torch2", "PyTorch CPU, 2 threads")]
+         ("torch1", "PyTorch CPU, 1 thread"), ("torch2", "PyTorch CPU, 2 threads"),
+         ("cpu", "cpu driver (host code, 1 thread)")]
 
 
 def _plot(report, path):
@@ -24,6 +25,8 @@ def _plot(report, path):
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=110)
     batches = [w["batch"] for w in rows]
     for key, label in MODES:
+        if any(key not in w["figures"] for w in rows):
+            continue
         med = [w["figures"][key]["median"] for w in rows]
         lo = [m - w["figures"][key]["p10"] for m, w in zip(med, rows)]
         hi = [w["figures"][key]["p90"] - m for m, w in zip(med, rows)]
@@ -56,9 +59,10 @@ def _section(report, args, has_plot):
     lines.append("| workload | dispatches | llvmpipe threads | wait | replay | "
                  "eager | torch 1 thr | torch 2 thr | blocking wait / replay "
                  "| private tiles / replay | eager / replay | torch 1 / replay "
-                 "| torch 2 / replay | host overhead |")
+                 "| torch 2 / replay | host overhead | cpu driver "
+                 "| torch 1 / cpu | torch 2 / cpu |")
     lines.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-                 "| --- | --- | --- | --- |")
+                 "| --- | --- | --- | --- | --- | --- | --- |")
     for w in report["workloads"]:
         f, r = w["figures"], w["ratios"]
         cell = lambda k: "%.0f µs (%.0f–%.0f)" % (
@@ -66,13 +70,18 @@ def _section(report, args, has_plot):
         block = ("%.2f" % r["replay_block"] if "replay_block" in r
                  else "–")
         private = "%.2f" % r["private"] if "private" in r else "–"
+        cpu, per_cpu = "–", lambda k: "–"
+        if "cpu" in f:
+            cpu = cell("cpu")
+            per_cpu = lambda k: "%.2f" % (f[k]["median"] / f["cpu"]["median"])
         lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | "
-                     "%.2f | %.2f | %.2f | %.1f µs |" % (
+                     "%.2f | %.2f | %.2f | %.1f µs | %s | %s | %s |" % (
                          w["title"], w["dispatches"],
                          w.get("cpu_threads") or "–", w.get("wait") or "–",
                          cell("replay"), cell("eager"), cell("torch1"),
                          cell("torch2"), block, private, r["eager"],
-                         r["torch1"], r["torch2"], w["host_overhead_us"]))
+                         r["torch1"], r["torch2"], w["host_overhead_us"],
+                         cpu, per_cpu("torch1"), per_cpu("torch2")))
     lines.append("")
     if "floor" in report:
         fl = report["floor"]
@@ -96,7 +105,12 @@ def _section(report, args, has_plot):
                      "tiles: each round also replayed the step compiled with "
                      "`capture-aot --tile-shuffles=false` (every matmul lane "
                      "loads its own operands); private tiles / replay is "
-                     "what sharing loads through subgroup shuffles gains." % (
+                     "what sharing loads through subgroup shuffles gains. "
+                     "Cpu driver: the step compiled with `capture-aot "
+                     "--target=cpu`, its host code run by the cpu driver "
+                     "(rt::HostModule, the calling thread only) through "
+                     "`capture-bench-drivers`, in the same rounds; torch N / "
+                     "cpu above 1 means the cpu driver is faster." % (
                          fl["submit_wait_us"], fl["per_dispatch_us"],
                          fl["mib_round_trip_us"]))
         lines.append("")

@@ -19,6 +19,12 @@ step's matmul kernels share loads through subgroup shuffles (lavapipe),
 each round also replays the step compiled with --tile-shuffles=false:
 "private tiles / replay" is what the sharing gains.
 
+The cpu driver: each round also compiles the step for the cpu target and
+runs it through capture-bench-drivers (bench/drivers.cpp), which times the
+module's host code on the cpu driver and the same module's SPIR-V on the
+Vulkan device side by side; "torch 1 / cpu" and "torch 2 / cpu" are the
+issue's targets (above 1: the cpu driver is faster).
+
 usage: bench/run.py [--build DIR] [--steps 100] [--rounds 3]
                     [--workloads ppo64,ppo256,ppo1024,mlp128] [--device SEL]
                     [--json FILE (default build/bench/results.json)]
@@ -58,9 +64,10 @@ if a.steps < 2 or a.rounds < 1:
 aot = os.path.join(a.build, "bin", "capture-aot")
 interp = os.path.join(a.build, "bin", "capture-interp")
 run = os.path.join(a.build, "tools", "capture-run", "capture-run")
+drivers = os.path.join(a.build, "bench", "capture-bench-drivers")
 work = os.path.join(a.build, "bench")
 python = "/usr/bin/python3"
-for tool in (aot, run):
+for tool in (aot, run, drivers):
     if not os.path.exists(tool):
         sys.exit("bench/run.py: %s is missing: build first "
                  "(./scripts/build.sh)" % tool)
@@ -119,6 +126,15 @@ def capture(module, data, eager=False, profile=False, wait=None):
     return {"median": t["median_us"], "p10": t["p10_us"], "p90": t["p90_us"],
             "device": out["device"]["name"], "threads": cpu_threads(out),
             "wait": out["device"]["wait"]["policy"], "json": out}
+
+
+def cpu_driver(module, data):
+    """The step compiled for the cpu target on the cpu driver, and the same
+    module's SPIR-V on the Vulkan device, side by side (bench/drivers.cpp)."""
+    out = json.loads(subprocess.run(
+        [drivers, module, data, str(a.steps), "1", "--json"], check=True,
+        capture_output=True, text=True).stdout)
+    return out["cpu_us"], out["vulkan_us"]
 
 
 def cpu_threads(out):
@@ -215,7 +231,11 @@ for name in a.workloads.split(","):
         private = os.path.join(work, name, "private.capmod")
         subprocess.run([aot, model, "-o", private, "--tile-shuffles=false"],
                        check=True)
-    samples = {"replay": [], "eager": [], "torch1": [], "torch2": []}
+    # The same step with host code too, for the cpu driver.
+    cpu_module = os.path.join(work, name, "cpu.capmod")
+    subprocess.run([aot, model, "-o", cpu_module, "--target=cpu"], check=True)
+    samples = {"replay": [], "eager": [], "torch1": [], "torch2": [],
+               "cpu": [], "cpu_vulkan": []}
     device, torch_line, llvmpipe, wait = "", "", "", ""
     for _ in range(a.rounds):
         r = capture(module, data)
@@ -229,6 +249,9 @@ for name in a.workloads.split(","):
         if private:
             samples.setdefault("private", []).append(capture(private, data))
         samples["eager"].append(capture(module, data, eager=True))
+        cpu, cpu_vulkan = cpu_driver(cpu_module, data)
+        samples["cpu"].append(cpu)
+        samples["cpu_vulkan"].append(cpu_vulkan)
         for threads in (1, 2):
             t = torch(torch_cmd, threads)
             torch_line = t["line"]
@@ -252,7 +275,8 @@ for name in a.workloads.split(","):
           % (name, title, device, a.steps, a.rounds, row["dispatches"],
              ", llvmpipe threads " + llvmpipe if llvmpipe else "", wait))
     for k in [k for k in ("replay", "replay_block", "private", "eager",
-                          "torch1", "torch2") if k in figures]:
+                          "cpu", "cpu_vulkan", "torch1", "torch2")
+              if k in figures]:
         f = figures[k]
         ratio = "" if k == "replay" else "   %s / replay = %.2f" % (
             k, row["ratios"][k])
@@ -260,6 +284,11 @@ for name in a.workloads.split(","):
               % (k, f["median"], f["p10"], f["p90"], ratio))
     print("  host overhead per replay (pack + submit + unpack), median: %.1f us"
           % host_us)
+    print("  cpu driver: torch1 / cpu = %.2f, torch2 / cpu = %.2f, "
+          "cpu-target SPIR-V on %s / cpu = %.2f"
+          % (figures["torch1"]["median"] / figures["cpu"]["median"],
+             figures["torch2"]["median"] / figures["cpu"]["median"], device,
+             figures["cpu_vulkan"]["median"] / figures["cpu"]["median"]))
 if not a.no_floor:
     report["floor"] = floor_terms()
     fl = report["floor"]

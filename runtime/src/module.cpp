@@ -12,29 +12,6 @@
 namespace capture::rt {
 namespace {
 
-/// "'a', 'b'" or "none".
-template <typename T, typename F>
-std::string nameList(const std::vector<T> &items, F name) {
-  std::string s;
-  for (const T &item : items)
-    s += (s.empty() ? "'" : ", '") + name(item) + "'";
-  return s.empty() ? "none" : s;
-}
-
-Status checkTensor(const std::string &what, const std::vector<int64_t> &shape,
-                   DType dtype, const HostTensor &got) {
-  if (got.shape != shape || got.dtype != dtype)
-    return Status::error(what + " has shape " + formatType(shape, dtype) +
-                         ", got " + formatType(got.shape, got.dtype));
-  std::optional<uint64_t> count = elementCount(shape);
-  if (!count || got.data.size() != *count * dtypeSize(dtype))
-    return Status::error(
-        what + " of shape " + formatType(shape, dtype) + " needs " +
-        std::to_string(count.value_or(0) * dtypeSize(dtype)) +
-        " bytes of data, got " + std::to_string(got.data.size()));
-  return Status::ok();
-}
-
 /// Whether dispatches may leave entry `e`'s Input buffer as the host sent
 /// it: no other entry packs its inputs there and no dispatch writes it.
 bool inputBufferExclusive(const ModuleDesc &desc, size_t e) {
@@ -52,29 +29,6 @@ bool inputBufferExclusive(const ModuleDesc &desc, size_t e) {
   return true;
 }
 
-/// The weights whose bytes a dispatch of `entry` binds, in module order.
-std::vector<size_t> weightsReadBy(const ModuleDesc &desc,
-                                  const EntryDesc &entry) {
-  std::vector<size_t> read;
-  if (desc.weightsBuffer < 0)
-    return read;
-  auto wb = static_cast<uint32_t>(desc.weightsBuffer);
-  for (size_t w = 0; w < desc.weights.size(); ++w) {
-    const WeightDesc &weight = desc.weights[w];
-    bool bound = false;
-    for (const CommandDesc &c : entry.commands) {
-      if (c.kind != CommandDesc::Kind::Dispatch)
-        continue;
-      for (const BufferRangeDesc &r : c.dispatch.bindings)
-        bound |= r.buffer == wb && r.offset < weight.offset + weight.size &&
-                 weight.offset < r.offset + r.size;
-    }
-    if (bound)
-      read.push_back(w);
-  }
-  return read;
-}
-
 /// The Constants buffer: its initial bytes uploaded, then one fill submit
 /// for the splat ranges and the zeros between them (disjoint ranges, so the
 /// fills need no ordering among themselves).
@@ -84,25 +38,10 @@ Status uploadConstants(Module::Impl &m) {
   if (have)
     CAPTURE_RT_RETURN_IF_ERROR(
         m.upload(cb, 0, m.desc.constants->data(), have, "constants"));
-  std::vector<ConstantFillDesc> fills = m.desc.constantFills;
-  std::sort(fills.begin(), fills.end(),
-            [](const ConstantFillDesc &a, const ConstantFillDesc &b) {
-              return a.offset < b.offset;
-            });
   VkBuffer handle = m.buffers[cb]->handle();
   std::vector<FillRange> ranges;
-  // Buffer sizes are multiples of 16, the initial bytes may not be: the
-  // first gap starts at the next word.
-  uint64_t cursor = (have + 3) / 4 * 4;
-  for (const ConstantFillDesc &f : fills) {
-    if (f.offset > cursor)
-      ranges.push_back({handle, cursor, f.offset - cursor, 0});
+  for (const ConstantFill &f : constantFills(m.desc))
     ranges.push_back({handle, f.offset, f.size, f.value});
-    cursor = f.offset + f.size;
-  }
-  uint64_t size = m.desc.buffers[cb].size;
-  if (size >= cursor + 4)
-    ranges.push_back({handle, cursor, (size - cursor) / 4 * 4, 0});
   if (ranges.empty())
     return Status::ok();
   return m.zeroFill(ranges, "constants");
@@ -168,10 +107,7 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
     EntryState state;
     state.index = i;
     state.weightsRead = weightsReadBy(m.desc, e);
-    for (const IndexCheckDesc &c : e.indexChecks)
-      for (size_t o = 0; o < e.outputs.size(); ++o)
-        if (e.outputs[o].name == c.output)
-          state.indexCheckOutputs.push_back(o); // verified: exactly one
+    state.indexCheckOutputs = indexCheckOutputsOf(e);
     state.cmd = cmds[i];
     if (e.train)
       state.train = makeTrainRuntime(e);
@@ -201,24 +137,9 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
   if (!sharedWeights)
     m.unsetWeights = std::make_shared<std::set<std::string>>();
   if (m.desc.weightsBuffer >= 0 && !sharedWeights) {
-    // One upload of the whole buffer: initializers are evaluated here;
-    // unset weights and the gaps between weights become zeros (never read
-    // as such: a replay reading an unset weight is refused).
+    // One upload of the whole buffer, initializers evaluated here.
     uint32_t wb = static_cast<uint32_t>(m.desc.weightsBuffer);
-    std::vector<uint8_t> image(m.desc.buffers[wb].size, 0);
-    std::vector<float> values;
-    for (const WeightDesc &w : m.desc.weights) {
-      if (w.init) {
-        if (w.size)
-          std::memcpy(image.data() + w.offset, w.init->data(), w.size);
-      } else if (w.initializer) {
-        values.resize(w.size / sizeof(float));
-        evaluateInitializer(*w.initializer, values.size(), values.data());
-        std::memcpy(image.data() + w.offset, values.data(), w.size);
-      } else {
-        m.unsetWeights->insert(w.name);
-      }
-    }
+    std::vector<uint8_t> image = initialWeights(m.desc, *m.unsetWeights);
     CAPTURE_RT_RETURN_IF_ERROR(
         m.upload(wb, 0, image.data(), image.size(), "initial weights"));
   }
@@ -269,13 +190,7 @@ Module::Impl::~Impl() {
 }
 
 Result<size_t> Module::Impl::entryIndex(std::string_view name) const {
-  for (size_t i = 0; i < desc.entries.size(); ++i)
-    if (desc.entries[i].name == name)
-      return i;
-  return Status::error(
-      "unknown entry '" + std::string(name) + "'" +
-      suggestNameIn(name, desc.entries) + "; the module has entries: " +
-      nameList(desc.entries, [](const EntryDesc &e) { return e.name; }));
+  return findEntryIndex(desc, name);
 }
 
 Status Module::Impl::upload(uint32_t buffer, uint64_t offset,
@@ -479,24 +394,11 @@ Result<const EntryDesc *> Module::findEntry(std::string_view name) const {
   return &impl_->desc.entries[index.value()];
 }
 
-static Result<const WeightDesc *> findWeight(const ModuleDesc &desc,
-                                             std::string_view name) {
-  for (const WeightDesc &w : desc.weights)
-    if (w.name == name)
-      return &w;
-  return Status::error(
-      "unknown parameter '" + std::string(name) + "'" +
-      suggestNameIn(name, desc.weights) + "; the module's weights: " +
-      nameList(desc.weights, [](const WeightDesc &w) { return w.name; }));
-}
-
 Status Module::setParam(std::string_view name, const HostTensor &value) {
-  Result<const WeightDesc *> w = findWeight(impl_->desc, name);
+  Result<const WeightDesc *> w = checkParam(impl_->desc, name, value);
   if (w.isError())
     return w.status();
   const WeightDesc &weight = *w.value();
-  CAPTURE_RT_RETURN_IF_ERROR(checkTensor("parameter '" + weight.name + "'",
-                                         weight.shape, weight.dtype, value));
   CAPTURE_RT_RETURN_IF_ERROR(impl_->upload(
       static_cast<uint32_t>(impl_->desc.weightsBuffer), weight.offset,
       value.data.data(), value.data.size(), "parameter '" + weight.name + "'"));

@@ -7,6 +7,7 @@
 #include "capture/rt/module.h"
 
 #include "buffer.h"
+#include "core/entry_io.h"
 #include "device_impl.h"
 #include "pipeline.h"
 
@@ -27,22 +28,6 @@ struct FillRange {
   uint64_t size = 0;
   /// The 32-bit value written to every word.
   uint32_t data = 0;
-};
-
-/// What the runtime keeps for a training entry between steps.
-struct TrainRuntime {
-  /// Step counter, hyperparameters and clip limit of the next step.
-  TrainState state;
-  /// Index into EntryDesc::inputs of TrainDesc::hyperInput.
-  size_t hyperInput = 0;
-  /// Index into EntryDesc::inputs of TrainDesc::maxGradNormInput, when the
-  /// entry clips.
-  std::optional<size_t> maxGradNormInput;
-  /// Index into EntryDesc::outputs of TrainDesc::gradNormOutput.
-  size_t gradNormOutput = 0;
-  /// Whether a step of the entry has run since load (so the gradient range
-  /// holds its gradients).
-  bool stepped = false;
 };
 
 /// The recorded state of one entry.
@@ -267,26 +252,6 @@ Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
 /// recordUtilityCopy (recording.cpp).
 void recordUtilityFill(VkCommandBuffer cmd,
                        const std::vector<FillRange> &ranges);
-
-/// The runtime's part of a training entry (training.cpp): the state of
-/// entry `e` at load, from its TrainDesc.
-TrainRuntime makeTrainRuntime(const EntryDesc &e);
-
-/// Whether input `name` of `entry` is one the runtime fills (training.cpp).
-bool isRuntimeFilled(const EntryDesc &entry, const std::string &name);
-
-/// When input `name` of `entry` is one the runtime fills, an error saying
-/// so and what to call instead (training.cpp).
-Status checkNotRuntimeFilled(const EntryDesc &entry, const std::string &name);
-
-/// Writes the hyperparameter and clip-limit inputs of the training entry
-/// `e` into its mapped input staging (training.cpp).
-void writeTrainInputs(const Module::Impl &m, const EntryState &e);
-
-/// After the submit of a step of training entry `e`: reads the gradient
-/// norm from the output staging and either counts the step (finite) or
-/// returns the error that says it was refused (training.cpp).
-Status finishTrainStep(const Module::Impl &m, EntryState &e);
 
 /// Records into `cmd` a copy between buffers framed by barriers against all
 /// earlier and later device work and, for read-backs, a host barrier

@@ -17,199 +17,6 @@
 namespace capture::rt {
 namespace {
 
-std::string describeSlots(const std::vector<const TensorSlotDesc *> &slots) {
-  std::string s;
-  for (const TensorSlotDesc *slot : slots)
-    s += (s.empty() ? "'" : ", '") + slot->name + "' " +
-         formatType(slot->shape, slot->dtype);
-  return s.empty() ? "none" : s;
-}
-
-/// The first index check of the replay just done that found an index out
-/// of range, as an error naming the op, its input, the position and value.
-Status checkIndexStatuses(const EntryDesc &entry, const EntryState &state) {
-  for (size_t k = 0; k < entry.indexChecks.size(); ++k) {
-    const IndexCheckDesc &c = entry.indexChecks[k];
-    const TensorSlotDesc &slot = entry.outputs[state.indexCheckOutputs[k]];
-    int32_t status[2];
-    std::memcpy(status, state.stagingOut.mapped() + slot.offset,
-                sizeof(status));
-    if (status[0] < 0)
-      continue;
-    std::string what = c.op + (c.location.empty() ? "" : " at " + c.location);
-    std::string source = c.input.empty() ? std::string("its (computed) indices")
-                                         : "input '" + c.input + "'";
-    std::string outcome =
-        state.train
-            ? "the step was refused: weights, moments and the step "
-              "counter (t = " +
-                  std::to_string(state.train->state.step) + ") are unchanged"
-            : std::string("no outputs are returned");
-    // A training step refused for a bad index is a refusal like a
-    // non-finite norm (the update was not applied).
-    return Status::error(
-        "entry '" + entry.name + "': " + what + ": " + source + " has " +
-            std::to_string(status[1]) + " at position " +
-            std::to_string(status[0]) + ", expected an index in [0, " +
-            std::to_string(c.bound) + "); " + outcome,
-        state.train ? StatusCode::UpdateRefused : StatusCode::Error);
-  }
-  return Status::ok();
-}
-
-/// Refuses to run `entry` while a weight it reads holds no value: zeros
-/// there would train or predict silently from nothing.
-Status checkWeightsSet(const Module::Impl &m, const EntryDesc &entry,
-                       const EntryState &state) {
-  if (m.unsetWeights->empty())
-    return Status::ok();
-  std::vector<const WeightDesc *> unset;
-  for (size_t w : state.weightsRead)
-    if (m.unsetWeights->count(m.desc.weights[w].name))
-      unset.push_back(&m.desc.weights[w]);
-  if (unset.empty())
-    return Status::ok();
-  bool many = unset.size() > 1;
-  std::string names;
-  for (const WeightDesc *w : unset)
-    names += (names.empty() ? "'" : ", '") + w->name + "' " +
-             formatType(w->shape, w->dtype);
-  const WeightDesc &first = *unset.front();
-  return Status::error(
-      "entry '" + entry.name + "' reads weight" + (many ? "s " : " ") + names +
-      " that the module gives no initial value and that " +
-      (many ? "were" : "was") + " never set: set " + (many ? "them" : "it") +
-      " with Module::setParam or setParams (capture-run: --param " +
-      first.name + "=FILE.npy), or give " + (many ? "each" : "it") +
-      " an initializer in the model (ag.weight @" + first.name +
-      " ... = #ag.init<...>)");
-}
-
-/// Matches `inputs` to the entry's input slots: each exactly once, with the
-/// declared shape and dtype, except the inputs the runtime fills (training
-/// entries), which must not be given. Fills `given` (parallel to
-/// entry.inputs; null for runtime-filled inputs).
-Status matchInputs(const EntryDesc &entry,
-                   const std::vector<TensorView> &inputs,
-                   std::vector<const TensorView *> &given) {
-  std::string where = "entry '" + entry.name + "': ";
-  std::vector<bool> runtimeFilled(entry.inputs.size(), false);
-  std::vector<const TensorSlotDesc *> expected;
-  for (size_t j = 0; j < entry.inputs.size(); ++j) {
-    runtimeFilled[j] = isRuntimeFilled(entry, entry.inputs[j].name);
-    if (!runtimeFilled[j])
-      expected.push_back(&entry.inputs[j]);
-  }
-  given.assign(entry.inputs.size(), nullptr);
-  for (const TensorView &in : inputs) {
-    size_t j = 0;
-    while (j < entry.inputs.size() && entry.inputs[j].name != in.name)
-      ++j;
-    std::string name(in.name);
-    if (j == entry.inputs.size())
-      return Status::error(where + "unknown input '" + name + "'" +
-                           suggestNameIn(name, expected) +
-                           "; expected inputs: " + describeSlots(expected));
-    CAPTURE_RT_RETURN_IF_ERROR(checkNotRuntimeFilled(entry, name));
-    const TensorSlotDesc &slot = entry.inputs[j];
-    if (given[j])
-      return Status::error(where + "input '" + name + "' given twice");
-    if (in.rank != slot.shape.size() ||
-        !std::equal(slot.shape.begin(), slot.shape.end(), in.shape) ||
-        in.dtype != slot.dtype)
-      return Status::error(where + "input '" + slot.name + "' has shape " +
-                           formatType(slot.shape, slot.dtype) + ", got " +
-                           formatType(in.shapeVector(), in.dtype));
-    if (in.bytes != slot.size || (slot.size && !in.data))
-      return Status::error(where + "input '" + slot.name + "' of shape " +
-                           formatType(slot.shape, slot.dtype) + " needs " +
-                           std::to_string(slot.size) + " bytes of data, got " +
-                           std::to_string(in.data ? in.bytes : 0));
-    given[j] = &in;
-  }
-  std::vector<const TensorSlotDesc *> missing;
-  for (size_t j = 0; j < entry.inputs.size(); ++j)
-    if (!given[j] && !runtimeFilled[j])
-      missing.push_back(&entry.inputs[j]);
-  if (!missing.empty())
-    return Status::error(
-        where + "missing input" + (missing.size() > 1 ? "s " : " ") +
-        describeSlots(missing) + " (got " + std::to_string(inputs.size()) +
-        " of " + std::to_string(expected.size()) + " inputs)");
-  return Status::ok();
-}
-
-/// Matches the caller's output views to the entry's outputs (the ones it
-/// returns: not the index checks'); fills `into` (parallel to
-/// entry.outputs; null where the output is returned instead).
-Status matchOutputs(const EntryDesc &entry, const EntryState &state,
-                    const std::vector<OutputView> &outputs,
-                    std::vector<const OutputView *> &into) {
-  std::string where = "entry '" + entry.name + "': ";
-  into.assign(entry.outputs.size(), nullptr);
-  auto internal = [&](size_t o) {
-    return std::find(state.indexCheckOutputs.begin(),
-                     state.indexCheckOutputs.end(),
-                     o) != state.indexCheckOutputs.end();
-  };
-  for (const OutputView &out : outputs) {
-    size_t o = 0;
-    while (o < entry.outputs.size() &&
-           (entry.outputs[o].name != out.name || internal(o)))
-      ++o;
-    std::string name(out.name);
-    if (o == entry.outputs.size()) {
-      std::vector<const TensorSlotDesc *> known;
-      for (size_t k = 0; k < entry.outputs.size(); ++k)
-        if (!internal(k))
-          known.push_back(&entry.outputs[k]);
-      return Status::error(where + "unknown output '" + name +
-                           "'; expected outputs: " + describeSlots(known));
-    }
-    const TensorSlotDesc &slot = entry.outputs[o];
-    if (into[o])
-      return Status::error(where + "output '" + name + "' given twice");
-    if (out.bytes != slot.size || (slot.size && !out.data))
-      return Status::error(where + "output '" + name + "' " +
-                           formatType(slot.shape, slot.dtype) + " needs " +
-                           std::to_string(slot.size) +
-                           " bytes of memory, got " +
-                           std::to_string(out.data ? out.bytes : 0));
-    into[o] = &out;
-  }
-  return Status::ok();
-}
-
-/// Indices into entry.probes of the requested probes, or an error that
-/// says how to add one (an entry without probes) or lists them.
-Status matchProbes(const EntryDesc &entry,
-                   const std::vector<std::string> &requested,
-                   std::vector<size_t> &indices) {
-  indices.clear();
-  if (requested.empty())
-    return Status::ok();
-  if (entry.probes.empty())
-    return Status::error("entry '" + entry.name +
-                         "' has no probes, so probe '" + requested.front() +
-                         "' cannot be read; add one in the traced entry with "
-                         "`ag.probe \"name\" %value` and recompile");
-  for (const std::string &name : requested) {
-    size_t j = 0;
-    while (j < entry.probes.size() && entry.probes[j].name != name)
-      ++j;
-    if (j == entry.probes.size()) {
-      std::vector<const TensorSlotDesc *> all;
-      for (const TensorSlotDesc &p : entry.probes)
-        all.push_back(&p);
-      return Status::error("entry '" + entry.name + "' has no probe '" + name +
-                           "'" + suggestNameIn(name, all) +
-                           "; its probes: " + describeSlots(all));
-    }
-    indices.push_back(j);
-  }
-  return Status::ok();
-}
-
 /// Creates entry `e`'s probe staging, with room for every probe, on its
 /// first probe request.
 Status ensureProbeStaging(Module::Impl &m, EntryState &e) {
@@ -259,7 +66,7 @@ packInputs(const Module::Impl &m, EntryState &e,
     ranges.emplace_back(slot.offset, slot.offset + slot.size);
   }
   if (e.train) {
-    writeTrainInputs(m, e);
+    writeTrainInputs(entry, *e.train, staging);
     for (size_t j = 0; j < entry.inputs.size(); ++j)
       if (isRuntimeFilled(entry, entry.inputs[j].name))
         ranges.emplace_back(entry.inputs[j].offset,
@@ -305,11 +112,9 @@ Result<RunResult> finishRun(Module::Impl &m, EntryState &state,
     CAPTURE_RT_RETURN_IF_ERROR(state.stagingOut.invalidate());
   // A refused step ran on the device: its profile is still filled, and the
   // caller's output memory is left as it was.
-  Status step = state.train ? finishTrainStep(m, state) : Status::ok();
-  // A bad index is the cause of the NaN norm that refused the step: say so.
-  Status indices = checkIndexStatuses(entry, state);
-  if (indices.isError())
-    step = indices;
+  Status step =
+      runVerdict(entry, state.indexCheckOutputs, state.stagingOut.mapped(),
+                 state.train ? &*state.train : nullptr);
   if (step.isError()) {
     timer.lap(&HostStages::unpackUs);
     if (profile)
@@ -319,41 +124,13 @@ Result<RunResult> finishRun(Module::Impl &m, EntryState &state,
   }
 
   RunResult result;
-  std::vector<NamedTensor> &outputs = result.outputs;
-  outputs.reserve(entry.outputs.size());
-  for (size_t o = 0; o < entry.outputs.size(); ++o) {
-    const TensorSlotDesc &slot = entry.outputs[o];
-    if (std::find(state.indexCheckOutputs.begin(),
-                  state.indexCheckOutputs.end(),
-                  o) != state.indexCheckOutputs.end())
-      continue;
-    const uint8_t *src = state.stagingOut.mapped() + slot.offset;
-    if (into[o]) {
-      if (slot.size)
-        std::memcpy(into[o]->data, src, slot.size);
-      continue;
-    }
-    NamedTensor out;
-    out.name = slot.name;
-    out.tensor.dtype = slot.dtype;
-    out.tensor.shape = slot.shape;
-    out.tensor.data.assign(src, src + slot.size);
-    outputs.push_back(std::move(out));
-  }
+  result.outputs = unpackOutputs(entry, state.indexCheckOutputs,
+                                 state.stagingOut.mapped(), into);
   if (state.probeStaging.handle() && !probes.empty())
     CAPTURE_RT_RETURN_IF_ERROR(state.probeStaging.invalidate());
-  for (size_t p : probes) {
-    const TensorSlotDesc &slot = entry.probes[p];
-    NamedTensor out;
-    out.name = slot.name;
-    out.tensor.dtype = slot.dtype;
-    out.tensor.shape = slot.shape;
-    if (slot.size) {
-      const uint8_t *src = state.probeStaging.mapped() + state.probeOffsets[p];
-      out.tensor.data.assign(src, src + slot.size);
-    }
-    result.probes.push_back(std::move(out));
-  }
+  for (size_t p : probes)
+    result.probes.push_back(slotTensor(
+        entry.probes[p], state.probeStaging.mapped() + state.probeOffsets[p]));
   timer.lap(&HostStages::unpackUs);
   if (profile)
     CAPTURE_RT_RETURN_IF_ERROR(
@@ -418,13 +195,13 @@ Result<RunResult> Module::runViews(std::string_view entryName,
   if (m.dev.hasDeferred(&m) || options.profile || options.eager)
     (void)m.dev.submitDeferred(); // each deferred run's error is its own
 
-  CAPTURE_RT_RETURN_IF_ERROR(checkWeightsSet(m, entry, state));
-  std::vector<const TensorView *> given;
-  CAPTURE_RT_RETURN_IF_ERROR(matchInputs(entry, inputs, given));
-  std::vector<const OutputView *> into;
-  CAPTURE_RT_RETURN_IF_ERROR(matchOutputs(entry, state, outputViews, into));
-  std::vector<size_t> probes;
-  CAPTURE_RT_RETURN_IF_ERROR(matchProbes(entry, options.probes, probes));
+  MatchedCall call;
+  CAPTURE_RT_RETURN_IF_ERROR(matchCall(
+      m.desc, entry, state.weightsRead, *m.unsetWeights,
+      state.indexCheckOutputs, inputs, outputViews, options.probes, call));
+  const std::vector<const TensorView *> &given = call.given;
+  const std::vector<const OutputView *> &into = call.into;
+  const std::vector<size_t> &probes = call.probes;
   if (!probes.empty())
     CAPTURE_RT_RETURN_IF_ERROR(ensureProbeStaging(m, state));
 

@@ -19,9 +19,11 @@
 
 namespace capture::test {
 
-/// Compiles `source` (ag dialect) with capture-aot's pipeline into module
-/// file bytes; empty, with a failed expectation, on any error.
-inline std::vector<uint8_t> compileForTest(const char *source) {
+/// Compiles `source` (ag dialect) with capture-aot's pipeline and `options`
+/// into module file bytes; empty, with a failed expectation, on any error.
+inline std::vector<uint8_t>
+compileForTest(const char *source,
+               const capture::CompileOptions &options = {}) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   capture::registerAllDialects(registry);
@@ -32,7 +34,7 @@ inline std::vector<uint8_t> compileForTest(const char *source) {
   if (!module)
     return {};
   mlir::FailureOr<std::vector<uint8_t>> bytes =
-      capture::compileToCapmod(*module, capture::CompileOptions());
+      capture::compileToCapmod(*module, options);
   EXPECT_TRUE(succeeded(bytes)) << "compiling the test module failed";
   return succeeded(bytes) ? *bytes : std::vector<uint8_t>();
 }

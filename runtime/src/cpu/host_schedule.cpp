@@ -1,0 +1,52 @@
+//===- host_schedule.cpp - An entry's schedule as host calls --------------===//
+
+#include "host_schedule.h"
+
+#include <xmmintrin.h>
+
+namespace capture::rt {
+
+Result<HostSchedule>
+resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
+                const std::vector<HostCode::Entry> &entries,
+                const std::vector<uint8_t *> &buffers) {
+  HostSchedule s;
+  for (size_t c = 0; c < entry.commands.size(); ++c) {
+    const CommandDesc &command = entry.commands[c];
+    if (command.kind != CommandDesc::Kind::Dispatch)
+      continue;
+    const DispatchDesc &d = command.dispatch;
+    if (d.groups[1] != 1 || d.groups[2] != 1)
+      return Status::error(
+          "entry '" + entry.name + "', command " + std::to_string(c) +
+          " (kernel '" + desc.kernels[d.kernel].name +
+          "'): the cpu driver runs 1-D workgroup grids [N, 1, 1], got [" +
+          std::to_string(d.groups[0]) + ", " + std::to_string(d.groups[1]) +
+          ", " + std::to_string(d.groups[2]) + "]");
+    HostLaunch launch;
+    launch.entry = entries[d.kernel];
+    launch.firstBinding = s.bindings.size();
+    launch.groups = d.groups[0];
+    for (const BufferRangeDesc &r : d.bindings)
+      s.bindings.push_back(buffers[r.buffer] + r.offset);
+    s.launches.push_back(launch);
+  }
+  return s;
+}
+
+void runSchedule(const HostSchedule &schedule) {
+  // Denormal gradients and moments slow a long training run down several
+  // times (docs/architecture.md); the kernels run with them flushed. The
+  // caller's own arithmetic keeps its mode.
+  unsigned saved = _mm_getcsr();
+  constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040;
+  _mm_setcsr(saved | kFlushToZero | kDenormalsAreZero);
+  for (const HostLaunch &l : schedule.launches) {
+    void *const *bindings = schedule.bindings.data() + l.firstBinding;
+    for (int64_t g = 0; g < l.groups; ++g)
+      l.entry(bindings, g, l.groups);
+  }
+  _mm_setcsr(saved);
+}
+
+} // namespace capture::rt

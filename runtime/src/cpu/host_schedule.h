@@ -1,0 +1,57 @@
+//===- host_schedule.h - An entry's schedule as host calls ------*- C++ -*-===//
+//
+// Resolved once at load: each dispatch of an entry becomes its kernel's
+// entry point, the addresses of its binding ranges in the module's host
+// buffers and its workgroup count, so that a run is a loop of calls with
+// no lookups.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_RT_CPU_HOST_SCHEDULE_H
+#define CAPTURE_RT_CPU_HOST_SCHEDULE_H
+
+#include "capture/rt/host_code.h"
+#include "capture/rt/module_desc.h"
+#include "capture/rt/status.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace capture::rt {
+
+/// One dispatch, ready to call.
+struct HostLaunch {
+  /// The kernel's entry point.
+  HostCode::Entry entry = nullptr;
+  /// Index into HostSchedule::bindings of the launch's first binding
+  /// address (its kernel's bindings follow in order).
+  size_t firstBinding = 0;
+  /// Workgroups: the entry point runs once for each of 0..groups-1.
+  int64_t groups = 0;
+};
+
+/// An entry's schedule. Barriers need no call: the launches run in order on
+/// one thread, each finished before the next starts.
+struct HostSchedule {
+  /// The launches, in schedule order.
+  std::vector<HostLaunch> launches;
+  /// Every launch's binding addresses, back to back.
+  std::vector<void *> bindings;
+};
+
+/// Resolves `entry`'s schedule: kernel k's entry point is `entries[k]`,
+/// buffer b's bytes start at `buffers[b]`. Errors name the dispatch: a
+/// workgroup grid that is not [N, 1, 1] (the cpu target's kernels run a
+/// 1-D grid).
+Result<HostSchedule>
+resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
+                const std::vector<HostCode::Entry> &entries,
+                const std::vector<uint8_t *> &buffers);
+
+/// Runs `schedule` on the calling thread, with denormals flushed to zero
+/// (FTZ and DAZ) and the caller's floating-point control restored after.
+void runSchedule(const HostSchedule &schedule);
+
+} // namespace capture::rt
+
+#endif // CAPTURE_RT_CPU_HOST_SCHEDULE_H

@@ -1,0 +1,325 @@
+//===- HostModuleTest.cpp - The cpu driver against the Vulkan replay -----===//
+//
+// A module compiled for the cpu target carries its kernels twice: SPIR-V,
+// which the Vulkan driver replays (lavapipe without a GPU), and host code,
+// which the cpu driver (rt::HostModule) calls. Both runs of one module must
+// agree: the forward outputs and probes, every training step's loss and the
+// weights after them, a refused step leaving every byte of state as it was,
+// and the same errors for the same bad calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileForTest.h"
+
+#include "capture/rt/device.h"
+#include "capture/rt/host_module.h"
+#include "capture/rt/module.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace rt = capture::rt;
+
+namespace {
+
+/// A classifier over 64 rows (several workgroups per kernel, a row-wise
+/// reduction, an index-checked cross-entropy, clipping) with a forward
+/// entry that probes its hidden layer.
+constexpr const char *kClassifier = R"mlir(
+ag.weight @fc1.weight trainable : tensor<32x24xf32> = #ag.init<linear, fan_in = 24, seed = 1>
+ag.weight @fc1.bias trainable : tensor<32xf32> = #ag.init<linear, fan_in = 24, seed = 2>
+ag.weight @fc2.weight trainable : tensor<5x32xf32> = #ag.init<linear, fan_in = 32, seed = 3>
+ag.weight @fc2.bias trainable : tensor<5xf32> = #ag.init<linear, fan_in = 32, seed = 4>
+
+ag.forward @predict(%x: tensor<64x24xf32> {ag.name = "x"}) -> (tensor<64x5xf32> {ag.name = "logits"}) {
+  %w1 = ag.read_weight @fc1.weight : tensor<32x24xf32>
+  %b1 = ag.read_weight @fc1.bias : tensor<32xf32>
+  %w2 = ag.read_weight @fc2.weight : tensor<5x32xf32>
+  %b2 = ag.read_weight @fc2.bias : tensor<5xf32>
+  %xw = ag.matmul %x, %w1 {transpose_b} : (tensor<64x24xf32>, tensor<32x24xf32>) -> tensor<64x32xf32>
+  %z = ag.add %xw, %b1 : (tensor<64x32xf32>, tensor<32xf32>) -> tensor<64x32xf32>
+  %h = ag.tanh %z : tensor<64x32xf32>
+  %hp = ag.probe "h" %h : tensor<64x32xf32>
+  %hw = ag.matmul %hp, %w2 {transpose_b} : (tensor<64x32xf32>, tensor<5x32xf32>) -> tensor<64x5xf32>
+  %y = ag.add %hw, %b2 : (tensor<64x5xf32>, tensor<5xf32>) -> tensor<64x5xf32>
+  ag.return %y : tensor<64x5xf32>
+}
+
+ag.train_step @train(%x: tensor<64x24xf32> {ag.name = "x"}, %labels: tensor<64xi32> {ag.name = "labels"})
+    -> (tensor<f32> {ag.name = "loss"})
+    attributes {optimizer = #ag.adamw<lr = 1.0e-2, beta1 = 0.9, beta2 = 0.999, eps = 1.0e-8, weight_decay = 0.01>, max_grad_norm = 1.0 : f32} {
+  %w1 = ag.read_weight @fc1.weight : tensor<32x24xf32>
+  %b1 = ag.read_weight @fc1.bias : tensor<32xf32>
+  %w2 = ag.read_weight @fc2.weight : tensor<5x32xf32>
+  %b2 = ag.read_weight @fc2.bias : tensor<5xf32>
+  %xw = ag.matmul %x, %w1 {transpose_b} : (tensor<64x24xf32>, tensor<32x24xf32>) -> tensor<64x32xf32>
+  %z = ag.add %xw, %b1 : (tensor<64x32xf32>, tensor<32xf32>) -> tensor<64x32xf32>
+  %h = ag.tanh %z : tensor<64x32xf32>
+  %hw = ag.matmul %h, %w2 {transpose_b} : (tensor<64x32xf32>, tensor<5x32xf32>) -> tensor<64x5xf32>
+  %y = ag.add %hw, %b2 : (tensor<64x5xf32>, tensor<5xf32>) -> tensor<64x5xf32>
+  %l = ag.cross_entropy %y, %labels : (tensor<64x5xf32>, tensor<64xi32>) -> tensor<f32>
+  ag.return %l : tensor<f32>
+}
+)mlir";
+
+/// `n` values in [-1, 1) from a fixed stream.
+std::vector<float> values(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  for (float &x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<float>(seed >> 8) / static_cast<float>(1u << 23) - 1.0f;
+  }
+  return v;
+}
+
+/// Whether `a` and `b` agree within `tol`, relative to max(1, |b|).
+::testing::AssertionResult near(const std::vector<float> &a,
+                                const std::vector<float> &b, float tol,
+                                const std::string &what) {
+  if (a.size() != b.size())
+    return ::testing::AssertionFailure()
+           << what << ": " << a.size() << " vs " << b.size() << " values";
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!(std::fabs(a[i] - b[i]) <= tol * std::max(1.0f, std::fabs(b[i]))))
+      return ::testing::AssertionFailure()
+             << what << "[" << i << "]: cpu " << a[i] << ", vulkan " << b[i];
+  return ::testing::AssertionSuccess();
+}
+
+/// One module compiled for the cpu target, loaded by both drivers.
+class HostModuleTest : public ::testing::Test {
+protected:
+  void load(const char *source) {
+    capture::CompileOptions options;
+    options.target = "cpu";
+    bytes = capture::test::compileForTest(source, options);
+    ASSERT_FALSE(bytes.empty());
+    rt::Result<std::unique_ptr<rt::HostModule>> h =
+        rt::HostModule::loadBytes(bytes.data(), bytes.size());
+    ASSERT_TRUE(h.isOk()) << h.message();
+    host = std::move(h).value();
+    rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
+    ASSERT_TRUE(device.isOk()) << device.message();
+    rt::Result<std::unique_ptr<rt::Module>> v =
+        rt::Module::loadBytes(device.value(), bytes.data(), bytes.size());
+    ASSERT_TRUE(v.isOk()) << v.message();
+    vulkan = std::move(v).value();
+  }
+
+  /// Every weight of both modules, as f32, in module order.
+  std::vector<float> weights(bool onHost) {
+    std::vector<float> all;
+    for (const rt::WeightDesc &w : host->desc().weights) {
+      rt::Result<rt::HostTensor> t =
+          onHost ? host->getParam(w.name) : vulkan->getParam(w.name);
+      EXPECT_TRUE(t.isOk()) << t.message();
+      std::vector<float> v = t.value().asF32();
+      all.insert(all.end(), v.begin(), v.end());
+    }
+    return all;
+  }
+
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<rt::HostModule> host;
+  std::unique_ptr<rt::Module> vulkan;
+};
+
+TEST_F(HostModuleTest, ForwardAndProbeMatchVulkan) {
+  ASSERT_NO_FATAL_FAILURE(load(kClassifier));
+  rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 7))};
+  rt::Result<size_t> predict = host->entryIndex("predict");
+  ASSERT_TRUE(predict.isOk()) << predict.message();
+  rt::Result<rt::RunResult> h =
+      host->run(predict.value(), {rt::TensorView::of(x)}, {}, {"h"});
+  ASSERT_TRUE(h.isOk()) << h.message();
+  rt::RunOptions options;
+  options.probes = {"h"};
+  rt::Result<rt::RunResult> v = vulkan->runFull("predict", {x}, options);
+  ASSERT_TRUE(v.isOk()) << v.message();
+  ASSERT_EQ(h.value().outputs.size(), 1u);
+  ASSERT_EQ(h.value().probes.size(), 1u);
+  EXPECT_EQ(h.value().outputs[0].name, "logits");
+  EXPECT_EQ(h.value().outputs[0].tensor.shape, (std::vector<int64_t>{64, 5}));
+  EXPECT_TRUE(near(h.value().outputs[0].tensor.asF32(),
+                   v.value().outputs[0].tensor.asF32(), 1e-5f, "logits"));
+  EXPECT_TRUE(near(h.value().probes[0].tensor.asF32(),
+                   v.value().probes[0].tensor.asF32(), 1e-5f, "probe h"));
+
+  // Into the caller's memory, as runViews.
+  std::vector<float> into(64 * 5, 0.0f);
+  rt::OutputView view{"logits", into.data(), into.size() * sizeof(float)};
+  rt::Result<rt::RunResult> viewed =
+      host->run(predict.value(), {rt::TensorView::of(x)}, {view});
+  ASSERT_TRUE(viewed.isOk()) << viewed.message();
+  EXPECT_TRUE(viewed.value().outputs.empty());
+  EXPECT_EQ(into, h.value().outputs[0].tensor.asF32());
+}
+
+TEST_F(HostModuleTest, TrainingStepsMatchVulkanAndARefusedStepChangesNothing) {
+  ASSERT_NO_FATAL_FAILURE(load(kClassifier));
+  std::vector<float> initial = weights(true);
+  EXPECT_TRUE(near(initial, weights(false), 0.0f, "initial weights"));
+  size_t train = host->entryIndex("train").value();
+  rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 3))};
+  std::vector<int32_t> labelValues(64);
+  for (size_t i = 0; i < labelValues.size(); ++i)
+    labelValues[i] = static_cast<int32_t>((i * 7) % 5);
+  rt::NamedTensor labels{"labels", rt::HostTensor::i32({64}, labelValues)};
+  for (int step = 0; step < 5; ++step) {
+    rt::Result<rt::RunResult> h =
+        host->run(train, {rt::TensorView::of(x), rt::TensorView::of(labels)});
+    ASSERT_TRUE(h.isOk()) << h.message();
+    rt::Result<std::vector<rt::NamedTensor>> v =
+        vulkan->run("train", {x, labels});
+    ASSERT_TRUE(v.isOk()) << v.message();
+    EXPECT_TRUE(near(h.value().outputs[0].tensor.asF32(),
+                     v.value()[0].tensor.asF32(), 1e-5f,
+                     "loss of step " + std::to_string(step)));
+  }
+  EXPECT_EQ(host->trainState(train).value().step, 5u);
+  std::vector<float> trained = weights(true);
+  EXPECT_TRUE(near(trained, weights(false), 1e-5f, "weights after 5 steps"));
+  EXPECT_FALSE(near(trained, initial, 1e-4f, ""))
+      << "the steps trained nothing";
+
+  // A label out of range: refused, with the core's message, and no byte of
+  // the weights (nor the step counter) moves.
+  labelValues[9] = 5;
+  rt::NamedTensor bad{"labels", rt::HostTensor::i32({64}, labelValues)};
+  rt::Result<rt::RunResult> refused =
+      host->run(train, {rt::TensorView::of(x), rt::TensorView::of(bad)});
+  ASSERT_TRUE(refused.isError());
+  EXPECT_EQ(refused.status().code(), rt::StatusCode::UpdateRefused);
+  EXPECT_NE(refused.message().find("input 'labels' has 5 at position 9"),
+            std::string::npos)
+      << refused.message();
+  std::vector<float> after = weights(true);
+  EXPECT_EQ(
+      std::memcmp(after.data(), trained.data(), trained.size() * sizeof(float)),
+      0);
+  EXPECT_EQ(host->trainState(train).value().step, 5u);
+
+  // A non-finite input: refused for the norm; then training goes on.
+  std::vector<float> nan = values(64 * 24, 3);
+  nan[100] = std::numeric_limits<float>::quiet_NaN();
+  rt::NamedTensor xnan{"x", rt::HostTensor::f32({64, 24}, nan)};
+  refused =
+      host->run(train, {rt::TensorView::of(xnan), rt::TensorView::of(labels)});
+  ASSERT_TRUE(refused.isError());
+  EXPECT_EQ(refused.status().code(), rt::StatusCode::UpdateRefused);
+  after = weights(true);
+  EXPECT_EQ(
+      std::memcmp(after.data(), trained.data(), trained.size() * sizeof(float)),
+      0);
+  EXPECT_EQ(host->trainState(train).value().refusedSteps, 2u);
+  ASSERT_TRUE(
+      host->run(train, {rt::TensorView::of(x), rt::TensorView::of(labels)})
+          .isOk());
+  EXPECT_EQ(host->trainState(train).value().step, 6u);
+}
+
+/// The PPO actor-critic step of the benchmarks (examples/ppo_train.mlir):
+/// Gaussian log-probabilities, the clipped surrogate, clipping, weight
+/// decay; weights set by the caller on both drivers.
+TEST_F(HostModuleTest, PPOStepsMatchVulkan) {
+  std::ifstream file(CAPTURE_SOURCE_DIR "/examples/ppo_train.mlir");
+  ASSERT_TRUE(file.good());
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string source = text.str();
+  ASSERT_NO_FATAL_FAILURE(load(source.c_str()));
+
+  // Unset weights are refused by the core on both drivers, alike.
+  size_t train = host->entryIndex("train").value();
+  std::vector<rt::NamedTensor> batch;
+  uint32_t seed = 11;
+  for (const rt::TensorSlotDesc &in : host->desc().entries[train].inputs) {
+    if (in.name == host->desc().entries[train].train->hyperInput ||
+        in.name == host->desc().entries[train].train->maxGradNormInput)
+      continue;
+    size_t n = in.size / sizeof(float);
+    std::vector<float> v = values(n, ++seed);
+    if (in.name == "old_logp")
+      for (float &x : v)
+        x = -8.0f + x;
+    batch.push_back({in.name, rt::HostTensor::f32(in.shape, v)});
+  }
+  std::vector<rt::TensorView> views;
+  for (const rt::NamedTensor &t : batch)
+    views.push_back(rt::TensorView::of(t));
+  rt::Result<rt::RunResult> unset = host->run(train, views);
+  ASSERT_TRUE(unset.isError());
+  rt::Result<std::vector<rt::NamedTensor>> unsetVulkan =
+      vulkan->run("train", batch);
+  ASSERT_TRUE(unsetVulkan.isError());
+  EXPECT_EQ(unset.message(), unsetVulkan.message());
+
+  for (const rt::WeightDesc &w : host->desc().weights) {
+    std::vector<float> v = values(w.size / sizeof(float), ++seed);
+    for (float &x : v)
+      x *= 0.2f;
+    rt::HostTensor t = rt::HostTensor::f32(w.shape, v);
+    ASSERT_TRUE(host->setParam(w.name, t).isOk());
+    ASSERT_TRUE(vulkan->setParam(w.name, t).isOk());
+  }
+  for (int step = 0; step < 5; ++step) {
+    rt::Result<rt::RunResult> h = host->run(train, views);
+    ASSERT_TRUE(h.isOk()) << h.message();
+    rt::Result<std::vector<rt::NamedTensor>> v = vulkan->run("train", batch);
+    ASSERT_TRUE(v.isOk()) << v.message();
+    EXPECT_TRUE(near(h.value().outputs[0].tensor.asF32(),
+                     v.value()[0].tensor.asF32(), 1e-4f,
+                     "loss of step " + std::to_string(step)));
+  }
+  EXPECT_TRUE(near(weights(true), weights(false), 1e-5f, "weights"));
+}
+
+TEST_F(HostModuleTest, BadCallsGetTheVulkanDriversErrors) {
+  ASSERT_NO_FATAL_FAILURE(load(kClassifier));
+  size_t predict = host->entryIndex("predict").value();
+  rt::NamedTensor wrong{"x", rt::HostTensor::f32({24, 64}, values(64 * 24, 1))};
+  rt::Result<rt::RunResult> h = host->run(predict, {rt::TensorView::of(wrong)});
+  ASSERT_TRUE(h.isError());
+  rt::Result<std::vector<rt::NamedTensor>> v = vulkan->run("predict", {wrong});
+  ASSERT_TRUE(v.isError());
+  EXPECT_EQ(h.message(), v.message());
+
+  rt::Result<size_t> typo = host->entryIndex("predcit");
+  ASSERT_TRUE(typo.isError());
+  EXPECT_NE(typo.message().find("did you mean 'predict'"), std::string::npos)
+      << typo.message();
+  rt::Result<rt::RunResult> handle = host->run(7, {});
+  ASSERT_TRUE(handle.isError());
+  EXPECT_NE(handle.message().find("entry handle 7 is out of range"),
+            std::string::npos)
+      << handle.message();
+  rt::Result<rt::RunResult> probe =
+      host->run(predict, {rt::TensorView::of(wrong)}, {}, {"hh"});
+  ASSERT_TRUE(probe.isError());
+  rt::Result<rt::TrainState> notTrain = host->trainState(predict);
+  ASSERT_TRUE(notTrain.isError());
+  EXPECT_NE(notTrain.message().find("expected a Train entry"),
+            std::string::npos);
+}
+
+TEST(HostModule, RefusesAModuleWithoutHostCode) {
+  constexpr const char *kTiny = R"mlir(
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  %y = ag.tanh %x : tensor<4xf32>
+  ag.return %y : tensor<4xf32>
+}
+)mlir";
+  std::vector<uint8_t> bytes = capture::test::compileForTest(kTiny);
+  ASSERT_FALSE(bytes.empty());
+  rt::Result<std::unique_ptr<rt::HostModule>> h =
+      rt::HostModule::loadBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(h.isError());
+  EXPECT_NE(h.message().find("capture-aot --target=cpu"), std::string::npos)
+      << h.message();
+}
+
+} // namespace
