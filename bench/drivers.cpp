@@ -107,10 +107,18 @@ int main(int argc, char **argv) {
     return 2;
   }
   StepData data = readData(args[1]);
-  rt::Result<std::unique_ptr<rt::HostModule>> host =
-      rt::HostModule::loadFile(args[0]);
-  if (host.isError())
-    fail("cpu driver", host.status());
+  // The cpu driver on the calling thread alone, and with its default
+  // threads (one per core).
+  std::unique_ptr<rt::HostModule> hosts[2];
+  for (int h = 0; h < 2; ++h) {
+    rt::HostModuleOptions options;
+    options.threads = h == 0 ? 1 : 0;
+    rt::Result<std::unique_ptr<rt::HostModule>> host =
+        rt::HostModule::loadFile(args[0], options);
+    if (host.isError())
+      fail("cpu driver", host.status());
+    hosts[h] = std::move(host).value();
+  }
   rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
   if (device.isError())
     fail("Vulkan device", device.status());
@@ -118,50 +126,60 @@ int main(int argc, char **argv) {
       rt::Module::loadFile(device.value(), args[0]);
   if (vulkan.isError())
     fail("Vulkan driver", vulkan.status());
-  rt::Status set = rt::Status::ok();
   for (const rt::NamedTensor &p : data.params) {
-    if ((set = host.value()->setParam(p.name, p.tensor)).isError() ||
-        (set = vulkan.value()->setParam(p.name, p.tensor)).isError())
+    rt::Status set = vulkan.value()->setParam(p.name, p.tensor);
+    for (auto &host : hosts)
+      if (set.isOk())
+        set = host->setParam(p.name, p.tensor);
+    if (set.isError())
       fail("weight '" + p.name + "'", set);
   }
-  rt::Result<size_t> train = host.value()->entryIndex("train");
+  rt::Result<size_t> train = hosts[0]->entryIndex("train");
   if (train.isError())
     fail("cpu driver", train.status());
   std::vector<rt::TensorView> views;
   for (const rt::NamedTensor &t : data.inputs)
     views.push_back(rt::TensorView::of(t));
 
-  std::vector<double> vk, cpu;
+  // [0]: Vulkan, [1]: cpu driver on one thread, [2]: on all.
+  std::vector<double> times[3];
   using Clock = std::chrono::steady_clock;
   for (int r = 0; r < rounds; ++r) {
-    for (int s = 0; s < steps; ++s) {
-      auto t0 = Clock::now();
-      rt::Result<std::vector<rt::NamedTensor>> out =
-          vulkan.value()->run("train", data.inputs);
-      vk.push_back(
-          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-      if (out.isError() && out.status().code() != rt::StatusCode::UpdateRefused)
-        fail("Vulkan step", out.status());
-    }
-    for (int s = 0; s < steps; ++s) {
-      auto t0 = Clock::now();
-      rt::Result<rt::RunResult> out = host.value()->run(train.value(), views);
-      cpu.push_back(
-          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-      if (out.isError() && out.status().code() != rt::StatusCode::UpdateRefused)
-        fail("cpu step", out.status());
+    for (int d = 0; d < 3; ++d) {
+      for (int s = 0; s < steps; ++s) {
+        auto t0 = Clock::now();
+        rt::Status status = rt::Status::ok();
+        if (d == 0) {
+          auto out = vulkan.value()->run("train", data.inputs);
+          status = out.isOk() ? rt::Status::ok() : out.status();
+        } else {
+          auto out = hosts[d - 1]->run(train.value(), views);
+          status = out.isOk() ? rt::Status::ok() : out.status();
+        }
+        times[d].push_back(
+            std::chrono::duration<double, std::micro>(Clock::now() - t0)
+                .count());
+        // A refused step ran whole: it is timed like the others.
+        if (status.isError() && status.code() != rt::StatusCode::UpdateRefused)
+          fail(d == 0 ? "Vulkan step" : "cpu step", status);
+      }
     }
   }
-  double v = quantile(vk, 0.5), c = quantile(cpu, 0.5);
   const std::string &name = device.value()->info().name;
-  if (json)
+  unsigned threads = hosts[1]->threads();
+  if (json) {
     std::printf("{\"vulkan_device\": \"%s\", \"vulkan_us\": %s, "
-                "\"cpu_us\": %s, \"steps\": %d, \"rounds\": %d}\n",
-                name.c_str(), figures(vk).c_str(), figures(cpu).c_str(), steps,
-                rounds);
-  else
-    std::printf("Vulkan (%s) %.1f us/step, cpu driver %.1f us/step, "
-                "Vulkan / cpu = %.2f\n",
-                name.c_str(), v, c, v / c);
+                "\"cpu1_us\": %s, \"cpu_us\": %s, \"cpu_threads\": %u, "
+                "\"steps\": %d, \"rounds\": %d}\n",
+                name.c_str(), figures(times[0]).c_str(),
+                figures(times[1]).c_str(), figures(times[2]).c_str(), threads,
+                steps, rounds);
+    return 0;
+  }
+  double v = quantile(times[0], 0.5), c1 = quantile(times[1], 0.5),
+         c = quantile(times[2], 0.5);
+  std::printf("Vulkan (%s) %.1f us/step; cpu driver, 1 thread %.1f us/step, "
+              "%u threads %.1f us/step; Vulkan / cpu = %.2f\n",
+              name.c_str(), v, c1, threads, c, v / c);
   return 0;
 }

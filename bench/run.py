@@ -22,8 +22,10 @@ each round also replays the step compiled with --tile-shuffles=false:
 The cpu driver: each round also compiles the step for the cpu target and
 runs it through capture-bench-drivers (bench/drivers.cpp), which times the
 module's host code on the cpu driver and the same module's SPIR-V on the
-Vulkan device side by side; "torch 1 / cpu" and "torch 2 / cpu" are the
-issue's targets (above 1: the cpu driver is faster).
+Vulkan device side by side, the cpu driver on one thread (cpu1) and on one
+per core (cpu); "torch 1 / cpu1" and "torch 2 / cpu" (PyTorch with as many
+threads as the driver) are the ratios to read (above 1: the cpu driver is
+faster).
 
 usage: bench/run.py [--build DIR] [--steps 100] [--rounds 3]
                     [--workloads ppo64,ppo256,ppo1024,mlp128] [--device SEL]
@@ -129,12 +131,12 @@ def capture(module, data, eager=False, profile=False, wait=None):
 
 
 def cpu_driver(module, data):
-    """The step compiled for the cpu target on the cpu driver, and the same
-    module's SPIR-V on the Vulkan device, side by side (bench/drivers.cpp)."""
-    out = json.loads(subprocess.run(
+    """The step compiled for the cpu target on the cpu driver (one thread,
+    and one per core), and the same module's SPIR-V on the Vulkan device,
+    side by side (bench/drivers.cpp)."""
+    return json.loads(subprocess.run(
         [drivers, module, data, str(a.steps), "1", "--json"], check=True,
         capture_output=True, text=True).stdout)
-    return out["cpu_us"], out["vulkan_us"]
 
 
 def cpu_threads(out):
@@ -235,8 +237,9 @@ for name in a.workloads.split(","):
     cpu_module = os.path.join(work, name, "cpu.capmod")
     subprocess.run([aot, model, "-o", cpu_module, "--target=cpu"], check=True)
     samples = {"replay": [], "eager": [], "torch1": [], "torch2": [],
-               "cpu": [], "cpu_vulkan": []}
+               "cpu1": [], "cpu": [], "cpu_vulkan": []}
     device, torch_line, llvmpipe, wait = "", "", "", ""
+    cpu_threads_used = 0
     for _ in range(a.rounds):
         r = capture(module, data)
         device, llvmpipe, wait = r["device"], r["threads"], r["wait"]
@@ -249,9 +252,11 @@ for name in a.workloads.split(","):
         if private:
             samples.setdefault("private", []).append(capture(private, data))
         samples["eager"].append(capture(module, data, eager=True))
-        cpu, cpu_vulkan = cpu_driver(cpu_module, data)
-        samples["cpu"].append(cpu)
-        samples["cpu_vulkan"].append(cpu_vulkan)
+        d = cpu_driver(cpu_module, data)
+        samples["cpu1"].append(d["cpu1_us"])
+        samples["cpu"].append(d["cpu_us"])
+        samples["cpu_vulkan"].append(d["vulkan_us"])
+        cpu_threads_used = d["cpu_threads"]
         for threads in (1, 2):
             t = torch(torch_cmd, threads)
             torch_line = t["line"]
@@ -269,13 +274,14 @@ for name in a.workloads.split(","):
            "host_overhead_us": host_us,
            "dispatches": entry["dispatches"], "barriers": entry["barriers"],
            "cpu_threads": llvmpipe, "wait": wait,
+           "cpu_driver_threads": cpu_threads_used,
            "torch": torch_line}
     report["workloads"].append(row)
     print("%s (%s) on %s, %d steps x %d rounds, %d dispatches%s, wait %s:"
           % (name, title, device, a.steps, a.rounds, row["dispatches"],
              ", llvmpipe threads " + llvmpipe if llvmpipe else "", wait))
     for k in [k for k in ("replay", "replay_block", "private", "eager",
-                          "cpu", "cpu_vulkan", "torch1", "torch2")
+                          "cpu1", "cpu", "cpu_vulkan", "torch1", "torch2")
               if k in figures]:
         f = figures[k]
         ratio = "" if k == "replay" else "   %s / replay = %.2f" % (
@@ -284,10 +290,13 @@ for name in a.workloads.split(","):
               % (k, f["median"], f["p10"], f["p90"], ratio))
     print("  host overhead per replay (pack + submit + unpack), median: %.1f us"
           % host_us)
-    print("  cpu driver: torch1 / cpu = %.2f, torch2 / cpu = %.2f, "
-          "cpu-target SPIR-V on %s / cpu = %.2f"
-          % (figures["torch1"]["median"] / figures["cpu"]["median"],
-             figures["torch2"]["median"] / figures["cpu"]["median"], device,
+    print("  cpu driver (cpu1: 1 thread, cpu: %d threads): torch1 / cpu1 = "
+          "%.2f, torch%d / cpu = %.2f, cpu-target SPIR-V on %s / cpu = %.2f"
+          % (cpu_threads_used,
+             figures["torch1"]["median"] / figures["cpu1"]["median"],
+             cpu_threads_used,
+             figures["torch%d" % min(cpu_threads_used, 2)]["median"]
+             / figures["cpu"]["median"], device,
              figures["cpu_vulkan"]["median"] / figures["cpu"]["median"]))
 if not a.no_floor:
     report["floor"] = floor_terms()

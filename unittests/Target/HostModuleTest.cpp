@@ -17,10 +17,13 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <xmmintrin.h>
 
 namespace rt = capture::rt;
 
@@ -304,6 +307,70 @@ TEST_F(HostModuleTest, BadCallsGetTheVulkanDriversErrors) {
   ASSERT_TRUE(notTrain.isError());
   EXPECT_NE(notTrain.message().find("expected a Train entry"),
             std::string::npos);
+}
+
+/// 256x256 by 256x64: 4M multiply-adds, enough for the driver to split
+/// the matmul's workgroups across its threads (kParallelWork).
+constexpr const char *kLarge = R"mlir(
+ag.weight @w trainable : tensor<64x256xf32> = #ag.init<linear, fan_in = 256, seed = 5>
+ag.forward @f(%x: tensor<256x256xf32> {ag.name = "x"}) -> (tensor<256x64xf32> {ag.name = "y"}) {
+  %w = ag.read_weight @w : tensor<64x256xf32>
+  %xw = ag.matmul %x, %w {transpose_b} : (tensor<256x256xf32>, tensor<64x256xf32>) -> tensor<256x64xf32>
+  %y = ag.tanh %xw : tensor<256x64xf32>
+  ag.return %y : tensor<256x64xf32>
+}
+)mlir";
+
+TEST(HostModule, ThreadsSplitWorkgroupsWithoutChangingABit) {
+  capture::CompileOptions options;
+  options.target = "cpu";
+  std::vector<uint8_t> bytes = capture::test::compileForTest(kLarge, options);
+  ASSERT_FALSE(bytes.empty());
+  rt::NamedTensor x{"x", rt::HostTensor::f32({256, 256}, values(65536, 9))};
+  std::vector<float> y[2];
+  for (unsigned threads : {1u, 2u}) {
+    rt::HostModuleOptions hostOptions;
+    hostOptions.threads = threads;
+    rt::Result<std::unique_ptr<rt::HostModule>> h =
+        rt::HostModule::loadBytes(bytes.data(), bytes.size(), hostOptions);
+    ASSERT_TRUE(h.isOk()) << h.message();
+    EXPECT_EQ(h.value()->threads(), threads);
+    rt::Result<rt::RunResult> r = h.value()->run(0, {rt::TensorView::of(x)});
+    ASSERT_TRUE(r.isOk()) << r.message();
+    y[threads - 1] = r.value().outputs[0].tensor.asF32();
+  }
+  ASSERT_EQ(y[0].size(), 256u * 64u);
+  EXPECT_EQ(std::memcmp(y[0].data(), y[1].data(), y[0].size() * 4), 0);
+  // Not all zeros (a skipped workgroup would leave zeros).
+  EXPECT_EQ(std::count(y[1].begin(), y[1].end(), 0.0f), 0);
+}
+
+TEST(HostModule, DenormalsAreFlushedWhileTheKernelsRunOnly) {
+  constexpr const char *kDouble = R"mlir(
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  %y = ag.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  ag.return %y : tensor<4xf32>
+}
+)mlir";
+  capture::CompileOptions options;
+  options.target = "cpu";
+  std::vector<uint8_t> bytes = capture::test::compileForTest(kDouble, options);
+  ASSERT_FALSE(bytes.empty());
+  rt::Result<std::unique_ptr<rt::HostModule>> h =
+      rt::HostModule::loadBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(h.isOk()) << h.message();
+  // 1e-39 is denormal in f32: PyTorch doubles it, the kernels see zero.
+  float tiny = 1e-39f;
+  rt::NamedTensor x{"x", rt::HostTensor::f32({4}, {tiny, 1.0f, -tiny, 3.0f})};
+  unsigned before = _mm_getcsr();
+  rt::Result<rt::RunResult> r = h.value()->run(0, {rt::TensorView::of(x)});
+  EXPECT_EQ(_mm_getcsr(), before) << "the caller's MXCSR was not restored";
+  ASSERT_TRUE(r.isOk()) << r.message();
+  EXPECT_EQ(r.value().outputs[0].tensor.asF32(),
+            (std::vector<float>{0.0f, 2.0f, -0.0f, 6.0f}));
+  // The caller's own arithmetic keeps denormals.
+  volatile float v = tiny;
+  EXPECT_NE(v + v, 0.0f);
 }
 
 TEST(HostModule, RefusesAModuleWithoutHostCode) {

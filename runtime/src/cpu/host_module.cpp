@@ -14,9 +14,11 @@
 #include "core/entry_io.h"
 #include "host_schedule.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <sched.h>
 #include <set>
 
 namespace capture::rt {
@@ -56,6 +58,8 @@ struct HostModule::Impl {
   std::set<std::string> unsetWeights;
   /// Parallel to desc.entries.
   std::vector<HostEntry> entries;
+  /// The threads that run the schedules; created once load succeeds.
+  std::unique_ptr<HostPool> pool;
 
   /// desc.entries[entry], or an error when `entry` is not a handle.
   Result<const EntryDesc *> entryOf(size_t entry, const char *operation) const {
@@ -73,22 +77,25 @@ HostModule::HostModule(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 HostModule::~HostModule() = default;
 
 Result<std::unique_ptr<HostModule>>
-HostModule::loadFile(const std::string &path) {
+HostModule::loadFile(const std::string &path,
+                     const HostModuleOptions &options) {
   Result<ModuleDesc> desc = readCapmodFile(path);
   if (desc.isError())
     return desc.status();
-  return load(std::move(desc).value());
+  return load(std::move(desc).value(), options);
 }
 
-Result<std::unique_ptr<HostModule>> HostModule::loadBytes(const uint8_t *data,
-                                                          size_t size) {
+Result<std::unique_ptr<HostModule>>
+HostModule::loadBytes(const uint8_t *data, size_t size,
+                      const HostModuleOptions &options) {
   Result<ModuleDesc> desc = readCapmod(data, size);
   if (desc.isError())
     return desc.status();
-  return load(std::move(desc).value());
+  return load(std::move(desc).value(), options);
 }
 
-Result<std::unique_ptr<HostModule>> HostModule::load(ModuleDesc desc) {
+Result<std::unique_ptr<HostModule>>
+HostModule::load(ModuleDesc desc, const HostModuleOptions &options) {
   CAPTURE_RT_RETURN_IF_ERROR(verifyModuleDesc(desc));
   if (!desc.hostCode)
     return Status::error(
@@ -154,10 +161,20 @@ Result<std::unique_ptr<HostModule>> HostModule::load(ModuleDesc desc) {
       entry.train = makeTrainRuntime(e);
     m.entries.push_back(std::move(entry));
   }
+  unsigned threads = options.threads;
+  if (threads == 0) {
+    cpu_set_t set;
+    threads = sched_getaffinity(0, sizeof(set), &set) == 0
+                  ? static_cast<unsigned>(CPU_COUNT(&set))
+                  : std::thread::hardware_concurrency();
+  }
+  m.pool = std::make_unique<HostPool>(std::max(threads, 1u));
   return std::unique_ptr<HostModule>(new HostModule(std::move(impl)));
 }
 
 const ModuleDesc &HostModule::desc() const { return impl_->desc; }
+
+unsigned HostModule::threads() const { return impl_->pool->threads(); }
 
 Result<size_t> HostModule::entryIndex(std::string_view name) const {
   return findEntryIndex(impl_->desc, name);
@@ -188,7 +205,7 @@ Result<RunResult> HostModule::run(size_t entryHandle,
     if (state.train)
       writeTrainInputs(entry, *state.train, in);
   }
-  runSchedule(state.schedule);
+  runSchedule(state.schedule, *m.pool);
 
   const uint8_t *out =
       entry.outputs.empty() ? nullptr : m.bases[entry.outputBuffer];

@@ -27,6 +27,7 @@ resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
     launch.entry = entries[d.kernel];
     launch.firstBinding = s.bindings.size();
     launch.groups = d.groups[0];
+    launch.parallel = d.work >= kParallelWork && launch.groups > 1;
     for (const BufferRangeDesc &r : d.bindings)
       s.bindings.push_back(buffers[r.buffer] + r.offset);
     s.launches.push_back(launch);
@@ -34,7 +35,22 @@ resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
   return s;
 }
 
-void runSchedule(const HostSchedule &schedule) {
+/// What a part of a parallel launch needs.
+struct LaunchPart {
+  /// The launch.
+  const HostLaunch *launch;
+  /// Its binding addresses.
+  void *const *bindings;
+};
+
+/// Runs workgroups [begin, end) of a launch (a HostPart).
+static void runPart(const void *context, int64_t begin, int64_t end) {
+  const auto &p = *static_cast<const LaunchPart *>(context);
+  for (int64_t g = begin; g < end; ++g)
+    p.launch->entry(p.bindings, g, p.launch->groups);
+}
+
+void runSchedule(const HostSchedule &schedule, HostPool &pool) {
   // Denormal gradients and moments slow a long training run down several
   // times (docs/architecture.md); the kernels run with them flushed. The
   // caller's own arithmetic keeps its mode.
@@ -43,6 +59,11 @@ void runSchedule(const HostSchedule &schedule) {
   _mm_setcsr(saved | kFlushToZero | kDenormalsAreZero);
   for (const HostLaunch &l : schedule.launches) {
     void *const *bindings = schedule.bindings.data() + l.firstBinding;
+    if (l.parallel) {
+      LaunchPart part{&l, bindings};
+      pool.parallelFor(l.groups, runPart, &part);
+      continue;
+    }
     for (int64_t g = 0; g < l.groups; ++g)
       l.entry(bindings, g, l.groups);
   }

@@ -13,6 +13,7 @@
 #include "capture/rt/host_code.h"
 #include "capture/rt/module_desc.h"
 #include "capture/rt/status.h"
+#include "host_pool.h"
 
 #include <cstdint>
 #include <vector>
@@ -28,7 +29,17 @@ struct HostLaunch {
   size_t firstBinding = 0;
   /// Workgroups: the entry point runs once for each of 0..groups-1.
   int64_t groups = 0;
+  /// Whether its workgroups are split across the pool's threads: only where
+  /// the compiler's work estimate pays for the split (kParallelWork).
+  bool parallel = false;
 };
+
+/// The least work (DispatchDesc::work, multiply-adds) of a launch whose
+/// workgroups are split across threads. Measured with capture-bench-drivers
+/// on 2 cores: at 2^17 the PPO-64 step's 64x64x64 matmuls were split and
+/// the step took ~220 us against ~180 us on one thread; at 2^20 it runs on
+/// one thread, while the MLP and PPO-1024 steps still gain 1.3-1.6x.
+constexpr uint64_t kParallelWork = 1 << 20;
 
 /// An entry's schedule. Barriers need no call: the launches run in order on
 /// one thread, each finished before the next starts.
@@ -48,9 +59,10 @@ resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
                 const std::vector<HostCode::Entry> &entries,
                 const std::vector<uint8_t *> &buffers);
 
-/// Runs `schedule` on the calling thread, with denormals flushed to zero
-/// (FTZ and DAZ) and the caller's floating-point control restored after.
-void runSchedule(const HostSchedule &schedule);
+/// Runs `schedule` on the calling thread and `pool` (its parallel launches),
+/// with denormals flushed to zero (FTZ and DAZ) and the caller's
+/// floating-point control restored after.
+void runSchedule(const HostSchedule &schedule, HostPool &pool);
 
 } // namespace capture::rt
 

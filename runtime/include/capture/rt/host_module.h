@@ -25,6 +25,14 @@
 
 namespace capture::rt {
 
+/// How the cpu driver runs a module.
+struct HostModuleOptions {
+  /// Threads that run the schedule, the caller included: 1 runs everything
+  /// on the calling thread; 0 (the default) one per core the process may
+  /// use. Launches too small to pay for a split run on the caller alone.
+  unsigned threads = 0;
+};
+
 /// A module loaded by the cpu driver.
 class HostModule {
 public:
@@ -32,12 +40,16 @@ public:
   /// when the module has none or the machine lacks its ISA level), resolves
   /// every dispatch to its entry point and binding addresses, and fills the
   /// Weights, Constants and Optimizer buffers as Module::load does.
-  static Result<std::unique_ptr<HostModule>> load(ModuleDesc desc);
+  /// Starts the threads `options` asks for.
+  static Result<std::unique_ptr<HostModule>>
+  load(ModuleDesc desc, const HostModuleOptions &options = {});
   /// Reads (and verifies) a .capmod file, then load().
-  static Result<std::unique_ptr<HostModule>> loadFile(const std::string &path);
+  static Result<std::unique_ptr<HostModule>>
+  loadFile(const std::string &path, const HostModuleOptions &options = {});
   /// Reads (and verifies) .capmod bytes, then load().
-  static Result<std::unique_ptr<HostModule>> loadBytes(const uint8_t *data,
-                                                       size_t size);
+  static Result<std::unique_ptr<HostModule>>
+  loadBytes(const uint8_t *data, size_t size,
+            const HostModuleOptions &options = {});
 
   HostModule(const HostModule &) = delete;
   HostModule &operator=(const HostModule &) = delete;
@@ -45,6 +57,9 @@ public:
 
   /// The module's contents.
   const ModuleDesc &desc() const;
+
+  /// Threads that run the schedule, the caller included.
+  unsigned threads() const;
 
   /// The handle (index into desc().entries) of entry `name`, or an error
   /// listing the entries; resolve once, run many times.
