@@ -1,11 +1,12 @@
 //===- drivers.cpp - One training step on the Vulkan and the cpu driver ---===//
 //
 // A module compiled for the cpu target carries SPIR-V and host code: this
-// runs its training entry through both drivers, on the same inputs and
-// starting weights, round by round (a Vulkan run of STEPS steps, then a
-// cpu-driver run of STEPS steps) so that machine noise hits both alike,
-// and prints each driver's median step time and their ratio; --json prints
-// one object instead (bench/run.py's "cpu" rows).
+// runs its training entry through rt::Module on the default Vulkan device
+// and on the host device (the host driver, on one thread and on one per
+// core), on the same inputs and starting weights, round by round (STEPS
+// steps on each in turn) so that machine noise hits all alike, and prints
+// the median step times; --json prints one object instead (bench/run.py's
+// "cpu" rows).
 //
 //   capture-bench-drivers MODULE.capmod DATA_DIR [STEPS [ROUNDS]] [--json]
 //
@@ -15,7 +16,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture/rt/device.h"
-#include "capture/rt/host_module.h"
 #include "capture/rt/module.h"
 #include "capture/rt/npy.h"
 
@@ -107,66 +107,52 @@ int main(int argc, char **argv) {
     return 2;
   }
   StepData data = readData(args[1]);
-  // The cpu driver on the calling thread alone, and with its default
-  // threads (one per core).
-  std::unique_ptr<rt::HostModule> hosts[2];
-  for (int h = 0; h < 2; ++h) {
-    rt::HostModuleOptions options;
-    options.threads = h == 0 ? 1 : 0;
-    rt::Result<std::unique_ptr<rt::HostModule>> host =
-        rt::HostModule::loadFile(args[0], options);
-    if (host.isError())
-      fail("cpu driver", host.status());
-    hosts[h] = std::move(host).value();
+  // [0]: the default Vulkan device, [1]: the host device with one thread,
+  // [2]: with one per core.
+  std::unique_ptr<rt::Module> modules[3];
+  std::string names[3];
+  for (int d = 0; d < 3; ++d) {
+    rt::DeviceOptions options;
+    if (d > 0)
+      options.selector = "host";
+    if (d == 1)
+      options.cpuThreads = 1;
+    rt::Result<std::shared_ptr<rt::Device>> device =
+        rt::Device::create(options);
+    if (device.isError())
+      fail("device", device.status());
+    names[d] = device.value()->info().name;
+    rt::Result<std::unique_ptr<rt::Module>> module =
+        rt::Module::loadFile(device.value(), args[0]);
+    if (module.isError())
+      fail(names[d], module.status());
+    modules[d] = std::move(module).value();
+    for (const rt::NamedTensor &p : data.params)
+      if (rt::Status set = modules[d]->setParam(p.name, p.tensor);
+          set.isError())
+        fail("weight '" + p.name + "'", set);
   }
-  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
-  if (device.isError())
-    fail("Vulkan device", device.status());
-  rt::Result<std::unique_ptr<rt::Module>> vulkan =
-      rt::Module::loadFile(device.value(), args[0]);
-  if (vulkan.isError())
-    fail("Vulkan driver", vulkan.status());
-  for (const rt::NamedTensor &p : data.params) {
-    rt::Status set = vulkan.value()->setParam(p.name, p.tensor);
-    for (auto &host : hosts)
-      if (set.isOk())
-        set = host->setParam(p.name, p.tensor);
-    if (set.isError())
-      fail("weight '" + p.name + "'", set);
-  }
-  rt::Result<size_t> train = hosts[0]->entryIndex("train");
-  if (train.isError())
-    fail("cpu driver", train.status());
-  std::vector<rt::TensorView> views;
-  for (const rt::NamedTensor &t : data.inputs)
-    views.push_back(rt::TensorView::of(t));
 
-  // [0]: Vulkan, [1]: cpu driver on one thread, [2]: on all.
   std::vector<double> times[3];
   using Clock = std::chrono::steady_clock;
   for (int r = 0; r < rounds; ++r) {
     for (int d = 0; d < 3; ++d) {
       for (int s = 0; s < steps; ++s) {
         auto t0 = Clock::now();
-        rt::Status status = rt::Status::ok();
-        if (d == 0) {
-          auto out = vulkan.value()->run("train", data.inputs);
-          status = out.isOk() ? rt::Status::ok() : out.status();
-        } else {
-          auto out = hosts[d - 1]->run(train.value(), views);
-          status = out.isOk() ? rt::Status::ok() : out.status();
-        }
+        auto out = modules[d]->run("train", data.inputs);
         times[d].push_back(
             std::chrono::duration<double, std::micro>(Clock::now() - t0)
                 .count());
         // A refused step ran whole: it is timed like the others.
-        if (status.isError() && status.code() != rt::StatusCode::UpdateRefused)
-          fail(d == 0 ? "Vulkan step" : "cpu step", status);
+        if (out.isError() &&
+            out.status().code() != rt::StatusCode::UpdateRefused)
+          fail(names[d], out.status());
       }
     }
   }
-  const std::string &name = device.value()->info().name;
-  unsigned threads = hosts[1]->threads();
+  const std::string &name = names[0];
+  unsigned threads = static_cast<unsigned>(
+      modules[2]->device().cpuThreadsSetting().threads.value_or(1));
   if (json) {
     std::printf("{\"vulkan_device\": \"%s\", \"vulkan_us\": %s, "
                 "\"cpu1_us\": %s, \"cpu_us\": %s, \"cpu_threads\": %u, "

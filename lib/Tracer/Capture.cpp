@@ -216,7 +216,15 @@ CapturedState::record(const std::vector<Tracer::InputSpec> &specs) {
             : tracer.forward("forward", specs, fn, loc);
   if (traced.isError())
     return traced;
-  rt::Result<std::vector<uint8_t>> bytes = tracer.compile(options.compile);
+  // The host device runs host code only: a step captured for it is
+  // compiled for the cpu target unless the caller chose another target.
+  CompileOptions compile = options.compile;
+  if (compile.target == CompileOptions().target) {
+    rt::Result<std::shared_ptr<rt::Device>> device = owner->device();
+    if (device.isOk() && device.value()->info().type == rt::DeviceType::Host)
+      compile.target = "cpu";
+  }
+  rt::Result<std::vector<uint8_t>> bytes = tracer.compile(compile);
   if (bytes.isError())
     return bytes.status();
   rt::Result<uint64_t> id = params->load(bytes.value());

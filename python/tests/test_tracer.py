@@ -32,11 +32,23 @@ class TracerTest(unittest.TestCase):
     def setUpClass(cls):
         cls.device = capture.Device()
 
-    def linear_params(self):
-        p = capture.Params(self.device)
+    def linear_params(self, device=None):
+        p = capture.Params(device or self.device)
         w = p.weight("fc.weight", [3, 4], capture.Init.linear(4, seed=1))
         b = p.weight("fc.bias", [3], capture.Init.linear(4, seed=2))
         return p, w, b
+
+    def linear_step(self, device=None):
+        """(params, w, b, an mse training step of a linear layer, x, y)."""
+        p, w, b = self.linear_params(device)
+        step = capture.capture_step(
+            lambda i: {"loss": capture.mse(capture.linear(i["x"], w, b),
+                                           i["y"])},
+            p, lr=0.05, max_grad_norm=1.0)
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((16, 4)).astype(np.float32)
+        y = (x @ rng.standard_normal((4, 3))).astype(np.float32)
+        return p, w, b, step, x, y
 
     def test_forward_matches_numpy_and_replays(self):
         p, w, b = self.linear_params()
@@ -94,14 +106,7 @@ class TracerTest(unittest.TestCase):
         np.testing.assert_allclose(out["d"], x.T ** 2, rtol=1e-6)
 
     def test_training_step_learns_and_keeps_hyperparameters(self):
-        p, w, b = self.linear_params()
-        step = capture.capture_step(
-            lambda i: {"loss": capture.mse(capture.linear(i["x"], w, b),
-                                           i["y"])},
-            p, lr=0.05, max_grad_norm=1.0)
-        rng = np.random.default_rng(0)
-        x = rng.standard_normal((16, 4)).astype(np.float32)
-        y = (x @ rng.standard_normal((4, 3))).astype(np.float32)
+        p, w, b, step, x, y = self.linear_step()
         losses = [float(step(x=x, y=y)["loss"]) for _ in range(30)]
         self.assertLess(losses[-1], 0.5 * losses[0])
         step.set_learning_rate(0.01)
@@ -119,6 +124,22 @@ class TracerTest(unittest.TestCase):
                                    rtol=1e-5, atol=1e-5)
         with self.assertRaisesRegex(capture.Error, "shapes"):
             step(x=x[:2], y=y[:2])
+
+    def test_the_host_device_trains_like_vulkan(self):
+        """capture.Device("host") runs host code, no Vulkan: the recordings
+        are compiled for the cpu target, and the step trains to the Vulkan
+        device's numbers."""
+        host = capture.Device("host")
+        losses, trained = [], []
+        for device in (self.device, host):
+            p, w, b, step, x, y = self.linear_step(device)
+            losses.append([float(step(x=x, y=y)["loss"]) for _ in range(5)])
+            f = capture.capture(lambda i: {"y": capture.linear(i["x"], w, b)},
+                                p)
+            trained.append(f(x=x)["y"])
+        np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
+        np.testing.assert_allclose(trained[1], trained[0], rtol=1e-5,
+                                   atol=1e-6)
 
     def first_step(self, step, p, seed):
         """One step of `step` (a loss of x [8, 4] and t [8, 3] over a linear

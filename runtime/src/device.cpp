@@ -46,6 +46,8 @@ int preference(DeviceType t) {
     return 3;
   case DeviceType::Cpu:
     return 4;
+  case DeviceType::Host:
+    return 5;
   }
   return 5;
 }
@@ -116,10 +118,11 @@ Result<size_t> select(const std::vector<Candidate> &candidates,
   std::string sel = lower(selector);
   auto usable = [&](size_t i) { return candidates[i].info.hasCompute; };
   auto noMatch = [&](const std::string &why) {
-    return Status::error(
-        "no usable Vulkan device matches " + source + " '" + selector + "' (" +
-        why + "); devices found: " + listing(candidates) +
-        ". Use an index, 'cpu' (lavapipe), 'gpu', or part of a device name");
+    return Status::error("no usable Vulkan device matches " + source + " '" +
+                         selector + "' (" + why +
+                         "); devices found: " + listing(candidates) +
+                         ". Use an index, 'cpu' (lavapipe), 'gpu', 'host' "
+                         "(native code, no Vulkan), or part of a device name");
   };
   if (sel.empty()) {
     std::optional<size_t> best;
@@ -234,6 +237,8 @@ const char *deviceTypeName(DeviceType type) {
     return "virtual-gpu";
   case DeviceType::Other:
     return "other";
+  case DeviceType::Host:
+    return "host";
   }
   return "other";
 }
@@ -365,7 +370,46 @@ Device::Device(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Device::~Device() = default;
 
+/// The host device: no Vulkan at all; modules loaded on it run their host
+/// code (the cpu target) on the calling thread and `threads` - 1 workers.
+static std::unique_ptr<Device::Impl> hostDevice(const DeviceOptions &options) {
+  auto impl = std::make_unique<Device::Impl>();
+  // cpuThreads counts a pool beside the calling thread's work, as for
+  // llvmpipe: absent, one thread per core the process may use.
+  unsigned threads = allowedCpus();
+  if (options.cpuThreads && *options.cpuThreads != kCpuThreadsDriverDefault)
+    threads = static_cast<unsigned>(std::max(*options.cpuThreads, 1));
+  impl->hostThreads = std::max(threads, 1u);
+  impl->info.name = "host CPU (native code, " +
+                    std::to_string(impl->hostThreads) +
+                    (impl->hostThreads == 1 ? " thread)" : " threads)");
+  impl->info.type = DeviceType::Host;
+  impl->info.hasCompute = true;
+  impl->limits.deviceName = impl->info.name;
+  impl->cpuThreads.source = options.cpuThreads
+                                ? CpuThreadsSource::Options
+                                : CpuThreadsSource::CaptureDefault;
+  impl->cpuThreads.threads = static_cast<int>(impl->hostThreads);
+  impl->cpuThreads.reason =
+      !options.cpuThreadsReason.empty() ? options.cpuThreadsReason
+      : options.cpuThreads              ? "as asked, the caller included"
+                                        : "one per core, the caller included";
+  impl->waitSetting.policy = WaitPolicy::Block;
+  impl->waitSetting.requested = options.waitPolicy;
+  impl->waitSetting.reason = "the host driver runs on the calling thread";
+  impl->memoryLimit = options.memoryLimit;
+  return impl;
+}
+
 Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
+  if (lower(options.selector) == "host") {
+    if (options.validation)
+      return Status::error(
+          "the host device (" + options.selectorSource +
+          " 'host') has no Vulkan validation layer to enable; expected "
+          "validation off, or a Vulkan device");
+    return std::shared_ptr<Device>(new Device(hostDevice(options)));
+  }
   Result<CpuThreadsSetting> cpuThreads = chooseCpuThreads(options);
   if (cpuThreads.isError())
     return cpuThreads.status();

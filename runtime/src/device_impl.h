@@ -129,6 +129,10 @@ struct Device::Impl {
   void addValidationMessage(const std::string &message);
 
   /// The instance.
+  /// Threads of the host driver when this is the host device (selector
+  /// "host": no Vulkan object, every handle null; modules run their host
+  /// code), else 0.
+  unsigned hostThreads = 0;
   VkInstance instance = VK_NULL_HANDLE;
   /// The debug-utils messenger when validation is on.
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;

@@ -38,10 +38,9 @@ Status uploadConstants(Module::Impl &m) {
   if (have)
     CAPTURE_RT_RETURN_IF_ERROR(
         m.upload(cb, 0, m.desc.constants->data(), have, "constants"));
-  VkBuffer handle = m.buffers[cb]->handle();
   std::vector<FillRange> ranges;
   for (const ConstantFill &f : constantFills(m.desc))
-    ranges.push_back({handle, f.offset, f.size, f.value});
+    ranges.push_back({cb, f.offset, f.size, f.value});
   if (ranges.empty())
     return Status::ok();
   return m.zeroFill(ranges, "constants");
@@ -50,6 +49,52 @@ Status uploadConstants(Module::Impl &m) {
 /// Allocates everything, uploads weights and constants, records entries.
 /// With `sharedWeights`, uses it as the Weights buffer and uploads no
 /// initial weights.
+/// The device-independent state of entry `i` at load.
+EntryState entryStateOf(const ModuleDesc &desc, size_t i) {
+  const EntryDesc &e = desc.entries[i];
+  EntryState state;
+  state.index = i;
+  state.weightsRead = weightsReadBy(desc, e);
+  state.indexCheckOutputs = indexCheckOutputsOf(e);
+  if (e.train)
+    state.train = makeTrainRuntime(e);
+  return state;
+}
+
+/// The buffers' contents at load, whatever the driver: the initial
+/// weights, unless `shared` (then m.unsetWeights is the sharer's already),
+/// and the constants.
+Status fillInitialContents(Module::Impl &m, bool shared) {
+  if (!shared)
+    m.unsetWeights = std::make_shared<std::set<std::string>>();
+  if (m.desc.weightsBuffer >= 0 && !shared) {
+    // One upload of the whole buffer, initializers evaluated here.
+    uint32_t wb = static_cast<uint32_t>(m.desc.weightsBuffer);
+    std::vector<uint8_t> image = initialWeights(m.desc, *m.unsetWeights);
+    CAPTURE_RT_RETURN_IF_ERROR(
+        m.upload(wb, 0, image.data(), image.size(), "initial weights"));
+  }
+  if (m.desc.constantsBuffer >= 0)
+    CAPTURE_RT_RETURN_IF_ERROR(uploadConstants(m));
+  return Status::ok();
+}
+
+/// build() on the host device: the host driver in place of the Vulkan
+/// objects; entries keep only their device-independent state. With
+/// `sharedWeights` (and m.unsetWeights already shared), no initial weights.
+Status buildOnHost(Module::Impl &m, std::shared_ptr<uint8_t> sharedWeights) {
+  bool shared = sharedWeights != nullptr;
+  Result<std::unique_ptr<HostDriver>> driver =
+      HostDriver::load(m.desc, m.dev.hostThreads, std::move(sharedWeights));
+  if (driver.isError())
+    return driver.status();
+  m.host = std::move(driver).value();
+  for (size_t i = 0; i < m.desc.entries.size(); ++i)
+    m.entries.push_back(entryStateOf(m.desc, i));
+  // The driver's buffers start zeroed: the Optimizer buffers need nothing.
+  return fillInitialContents(m, shared);
+}
+
 Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
   Device::Impl &dev = m.dev;
   for (size_t i = 0; i < m.desc.buffers.size(); ++i) {
@@ -104,13 +149,8 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
 
   for (size_t i = 0; i < m.desc.entries.size(); ++i) {
     const EntryDesc &e = m.desc.entries[i];
-    EntryState state;
-    state.index = i;
-    state.weightsRead = weightsReadBy(m.desc, e);
-    state.indexCheckOutputs = indexCheckOutputsOf(e);
+    EntryState state = entryStateOf(m.desc, i);
     state.cmd = cmds[i];
-    if (e.train)
-      state.train = makeTrainRuntime(e);
     if (!e.inputs.empty()) {
       Result<Buffer> in = Buffer::create(
           dev, m.desc.buffers[e.inputBuffer].size, Buffer::Usage::Upload,
@@ -134,17 +174,7 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
   }
   CAPTURE_RT_RETURN_IF_ERROR(createDescriptorSets(m));
 
-  if (!sharedWeights)
-    m.unsetWeights = std::make_shared<std::set<std::string>>();
-  if (m.desc.weightsBuffer >= 0 && !sharedWeights) {
-    // One upload of the whole buffer, initializers evaluated here.
-    uint32_t wb = static_cast<uint32_t>(m.desc.weightsBuffer);
-    std::vector<uint8_t> image = initialWeights(m.desc, *m.unsetWeights);
-    CAPTURE_RT_RETURN_IF_ERROR(
-        m.upload(wb, 0, image.data(), image.size(), "initial weights"));
-  }
-  if (m.desc.constantsBuffer >= 0)
-    CAPTURE_RT_RETURN_IF_ERROR(uploadConstants(m));
+  CAPTURE_RT_RETURN_IF_ERROR(fillInitialContents(m, sharedWeights != nullptr));
   // Moments start at zero as torch.optim.AdamW's do; device memory starts
   // undefined.
   // Optimizer buffer sizes are multiples of 4 (verified), so VK_WHOLE_SIZE
@@ -152,7 +182,7 @@ Status build(Module::Impl &m, std::shared_ptr<Buffer> sharedWeights) {
   std::vector<FillRange> optimizer;
   for (size_t i = 0; i < m.desc.buffers.size(); ++i)
     if (m.desc.buffers[i].kind == BufferKind::Optimizer)
-      optimizer.push_back({m.buffers[i]->handle(), 0, VK_WHOLE_SIZE});
+      optimizer.push_back({static_cast<uint32_t>(i), 0, VK_WHOLE_SIZE});
   if (!optimizer.empty())
     CAPTURE_RT_RETURN_IF_ERROR(m.zeroFill(optimizer, "Optimizer buffers"));
   for (EntryState &state : m.entries)
@@ -198,6 +228,10 @@ Status Module::Impl::upload(uint32_t buffer, uint64_t offset,
                             const std::string &what) {
   if (size == 0)
     return Status::ok();
+  if (host) {
+    std::memcpy(host->buffer(buffer) + offset, data, size);
+    return Status::ok();
+  }
   Result<Buffer> staging =
       Buffer::create(dev, size, Buffer::Usage::Upload, "staging of " + what);
   if (staging.isError())
@@ -218,6 +252,10 @@ Result<std::vector<uint8_t>> Module::Impl::download(uint32_t buffer,
                                                     const std::string &what) {
   if (size == 0)
     return std::vector<uint8_t>();
+  if (host) {
+    const uint8_t *bytes = host->buffer(buffer) + offset;
+    return std::vector<uint8_t>(bytes, bytes + size);
+  }
   Result<Buffer> staging =
       Buffer::create(dev, size, Buffer::Usage::Readback, "staging of " + what);
   if (staging.isError())
@@ -239,6 +277,12 @@ Status Module::Impl::uploadRegions(uint32_t buffer,
                                    const std::string &what) {
   if (regions.empty() || image.empty())
     return Status::ok();
+  if (host) {
+    for (const VkBufferCopy &r : regions)
+      std::memcpy(host->buffer(buffer) + r.dstOffset,
+                  image.data() + r.srcOffset, r.size);
+    return Status::ok();
+  }
   Result<Buffer> staging = Buffer::create(
       dev, image.size(), Buffer::Usage::Upload, "staging of " + what);
   if (staging.isError())
@@ -253,10 +297,21 @@ Status Module::Impl::uploadRegions(uint32_t buffer,
   return dev.submitAndWait(utilityCmd, fence, "upload of " + what);
 }
 
-Status Module::Impl::zeroFill(const std::vector<FillRange> &handles,
+Status Module::Impl::zeroFill(const std::vector<FillRange> &ranges,
                               const std::string &what) {
+  if (host) {
+    for (const FillRange &r : ranges) {
+      uint64_t size = r.size == VK_WHOLE_SIZE
+                          ? desc.buffers[r.buffer].size - r.offset
+                          : r.size;
+      uint8_t *at = host->buffer(r.buffer) + r.offset;
+      for (uint64_t k = 0; k + 4 <= size; k += 4)
+        std::memcpy(at + k, &r.data, 4);
+    }
+    return Status::ok();
+  }
   CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(utilityCmd, what));
-  recordUtilityFill(utilityCmd, handles);
+  recordUtilityFill(*this, utilityCmd, ranges);
   CAPTURE_RT_RETURN_IF_ERROR(
       vkCheck(vkEndCommandBuffer(utilityCmd), "vkEndCommandBuffer", what));
   return dev.submitAndWait(utilityCmd, fence, "zero fill of " + what);
@@ -304,9 +359,8 @@ Module::loadBytes(std::shared_ptr<Device> device, const uint8_t *data,
 /// same device, and every weight of `desc` in `other` by name with the
 /// same dtype, shape and offset (the module's bindings address weights by
 /// offset), inside a buffer at least as large.
-static Result<std::shared_ptr<Buffer>>
-sharableWeights(const Device &device, const ModuleDesc &desc,
-                const Module &other, const Module::Impl &otherImpl) {
+static Status sharableWeights(const Device &device, const ModuleDesc &desc,
+                              const Module &other) {
   std::string where = "LoadOptions::shareWeightsWith: ";
   if (&other.device() != &device)
     return Status::error(where + "the module to share with lives on device '" +
@@ -348,7 +402,7 @@ sharableWeights(const Device &device, const ModuleDesc &desc,
                          std::to_string(need) +
                          " bytes, larger than the shared one (" +
                          std::to_string(have) + " bytes)");
-  return otherImpl.buffers[o.weightsBuffer];
+  return Status::ok();
 }
 
 Result<std::unique_ptr<Module>> Module::load(std::shared_ptr<Device> device,
@@ -358,19 +412,27 @@ Result<std::unique_ptr<Module>> Module::load(std::shared_ptr<Device> device,
     return Status::error("Module::load: no device");
   // Every bound is checked before the first Vulkan object exists.
   CAPTURE_RT_RETURN_IF_ERROR(verifyModuleDesc(desc));
-  CAPTURE_RT_RETURN_IF_ERROR(verifyForDevice(desc, device->limits()));
+  // The host device runs the host code, not the SPIR-V.
+  bool onHost = device->impl().hostThreads != 0;
+  if (!onHost)
+    CAPTURE_RT_RETURN_IF_ERROR(verifyForDevice(desc, device->limits()));
   std::shared_ptr<Buffer> shared;
-  if (const Module *other = options.shareWeightsWith) {
-    Result<std::shared_ptr<Buffer>> w =
-        sharableWeights(*device, desc, *other, *other->impl_);
-    if (w.isError())
-      return w.status();
-    shared = std::move(w).value();
+  std::shared_ptr<uint8_t> sharedOnHost;
+  const Module *other = options.shareWeightsWith;
+  if (other) {
+    CAPTURE_RT_RETURN_IF_ERROR(sharableWeights(*device, desc, *other));
+    auto wb = static_cast<uint32_t>(other->desc().weightsBuffer);
+    if (onHost)
+      sharedOnHost = other->impl_->host->memoryOf(wb);
+    else
+      shared = other->impl_->buffers[wb];
   }
   auto impl = std::make_unique<Impl>(std::move(device), std::move(desc));
-  if (shared)
-    impl->unsetWeights = options.shareWeightsWith->impl_->unsetWeights;
-  CAPTURE_RT_RETURN_IF_ERROR(build(*impl, std::move(shared)));
+  if (other)
+    impl->unsetWeights = other->impl_->unsetWeights;
+  CAPTURE_RT_RETURN_IF_ERROR(onHost
+                                 ? buildOnHost(*impl, std::move(sharedOnHost))
+                                 : build(*impl, std::move(shared)));
   return std::unique_ptr<Module>(new Module(std::move(impl)));
 }
 

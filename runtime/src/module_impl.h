@@ -8,6 +8,7 @@
 
 #include "buffer.h"
 #include "core/entry_io.h"
+#include "cpu/host_driver.h"
 #include "device_impl.h"
 #include "pipeline.h"
 
@@ -18,10 +19,10 @@
 
 namespace capture::rt {
 
-/// A byte range of a VkBuffer, for fills.
+/// A byte range of one of a module's buffers, for fills.
 struct FillRange {
-  /// The buffer.
-  VkBuffer buffer = VK_NULL_HANDLE;
+  /// Index into ModuleDesc::buffers.
+  uint32_t buffer = 0;
   /// First byte; a multiple of 4.
   uint64_t offset = 0;
   /// Bytes; a multiple of 4, or VK_WHOLE_SIZE.
@@ -120,6 +121,11 @@ struct Module::Impl {
   std::shared_ptr<Device> device;
   /// The device's Vulkan handles.
   Device::Impl &dev;
+  /// The host driver, exactly when the device is the host device
+  /// (Device::Impl::hostThreads): then every Vulkan member below stays
+  /// null, `buffers` empty, and the entries have no command buffers or
+  /// staging; upload, download and zeroFill copy host memory.
+  std::unique_ptr<HostDriver> host;
   /// The verified module contents.
   ModuleDesc desc;
   /// Names of the weights that hold no value yet (no initial value in the
@@ -248,10 +254,17 @@ Status prepareProfile(Module::Impl &m, EntryState &e, bool eager);
 Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
                      Profile &profile);
 
-/// Records into `cmd` zero fills of `ranges`, framed like
-/// recordUtilityCopy (recording.cpp).
-void recordUtilityFill(VkCommandBuffer cmd,
+/// Records into `cmd` zero fills of `ranges` (of `m`'s buffers), framed
+/// like recordUtilityCopy (recording.cpp).
+void recordUtilityFill(const Module::Impl &m, VkCommandBuffer cmd,
                        const std::vector<FillRange> &ranges);
+
+/// A run of entry `e` on the host driver (host_replay.cpp): `call` matched,
+/// the inputs packed straight into its Input buffer, the schedule run, the
+/// verdicts and outputs read from its Output buffer. Eager, profiled and
+/// deferred runs are refused (not on the host driver yet).
+Result<RunResult> runOnHost(Module::Impl &m, EntryState &e,
+                            const MatchedCall &call, const RunOptions &options);
 
 /// Records into `cmd` a copy between buffers framed by barriers against all
 /// earlier and later device work and, for read-backs, a host barrier

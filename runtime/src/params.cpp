@@ -168,8 +168,7 @@ Status Module::resetOptimizer(std::string_view entry) {
     // Fills need 4-byte aligned offsets; binding_alignment may in principle
     // be smaller, so such a range is zeroed by a copy instead.
     if (r->offset % 4 == 0) {
-      ranges.push_back(
-          {impl_->buffers[r->buffer]->handle(), r->offset, r->size});
+      ranges.push_back({r->buffer, r->offset, r->size});
       continue;
     }
     std::vector<uint8_t> zeros(r->size, 0);

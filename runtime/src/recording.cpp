@@ -283,12 +283,13 @@ Status recordEntry(Module::Impl &m, EntryState &state, VkCommandBuffer cmd,
   return Status::ok();
 }
 
-void recordUtilityFill(VkCommandBuffer cmd,
+void recordUtilityFill(const Module::Impl &m, VkCommandBuffer cmd,
                        const std::vector<FillRange> &ranges) {
   barrier(cmd, kDeviceStages, kDeviceWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT);
   for (const FillRange &r : ranges)
-    vkCmdFillBuffer(cmd, r.buffer, r.offset, r.size, r.data);
+    vkCmdFillBuffer(cmd, m.buffers[r.buffer]->handle(), r.offset, r.size,
+                    r.data);
   barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT,
           kDeviceAccesses | VK_ACCESS_HOST_READ_BIT);

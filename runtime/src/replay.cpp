@@ -192,13 +192,15 @@ Result<RunResult> Module::runViews(std::string_view entryName,
   // before a profiled or eager run, whose times are its own. Else the
   // waiting runs go along with this run's submission, ahead of it
   // (deferred.h).
-  if (m.dev.hasDeferred(&m) || options.profile || options.eager)
+  if (!m.host && (m.dev.hasDeferred(&m) || options.profile || options.eager))
     (void)m.dev.submitDeferred(); // each deferred run's error is its own
 
   MatchedCall call;
   CAPTURE_RT_RETURN_IF_ERROR(matchCall(
       m.desc, entry, state.weightsRead, *m.unsetWeights,
       state.indexCheckOutputs, inputs, outputViews, options.probes, call));
+  if (m.host)
+    return runOnHost(m, state, call, options);
   const std::vector<const TensorView *> &given = call.given;
   const std::vector<const OutputView *> &into = call.into;
   const std::vector<size_t> &probes = call.probes;

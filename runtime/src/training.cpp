@@ -209,6 +209,17 @@ Status Module::copyOptimizerState(std::string_view entry, const Module &from,
         std::string(fromEntry) + "' of the module to copy from " +
         std::to_string(src.moment1.size / 4) +
         ": expected the same parameters (another recording of one step)");
+  if (m.host) {
+    for (int which = 0; which < 2; ++which) {
+      const BufferRangeDesc &s = which ? src.moment2 : src.moment1;
+      const BufferRangeDesc &d = which ? to.moment2 : to.moment1;
+      std::memmove(m.host->buffer(d.buffer) + d.offset,
+                   f.host->buffer(s.buffer) + s.offset, d.size);
+    }
+    m.entries[index.value()].train->state.step =
+        f.entries[fromIndex.value()].train->state.step;
+    return Status::ok();
+  }
   CAPTURE_RT_RETURN_IF_ERROR(beginOneTimeCommands(m.utilityCmd, what));
   for (int which = 0; which < 2; ++which) {
     const BufferRangeDesc &s = which ? src.moment2 : src.moment1;

@@ -54,6 +54,10 @@ TEST(HostCode, TwoLoadsAreIndependent) {
     Result<HostCode> second = HostCode::load(bytes, "x86-64");
     ASSERT_TRUE(second.isOk()) << second.message();
     expectTwice(second.value());
+    // Two copies, not the first one found again by its path: two modules
+    // with kernels of the same names must each run their own code.
+    EXPECT_NE(reinterpret_cast<void *>(first.value().entry("twice").value()),
+              reinterpret_cast<void *>(second.value().entry("twice").value()));
   }
   // Unloading the second left the first's code in place.
   expectTwice(first.value());

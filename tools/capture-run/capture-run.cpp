@@ -94,7 +94,10 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   deviceOptions = deviceOptionsFromEnvironment(std::move(deviceOptions));
   deviceOptions.cpuThreads = opts.cpuThreads;
   std::optional<CpuThreadsAdvice> advice;
-  if (opts.cpuThreadsAuto) {
+  // The advice weighs llvmpipe's fork and join per dispatch; the host
+  // driver splits only the launches that pay, on one thread per core.
+  bool host = deviceOptions.selector == "host";
+  if (opts.cpuThreadsAuto && !host) {
     advice = adviseCpuThreadsFor(opts.module);
     if (advice) {
       deviceOptions.cpuThreads = advice->threads;
@@ -111,10 +114,14 @@ int replay(const Options &opts, uint64_t &validationMessages) {
     return runtimeError(device.message());
   if (!opts.json) {
     std::printf("device: %s\n", describeDevice(device.value()->info()).c_str());
-    // Only llvmpipe reads the setting.
+    // Only llvmpipe and the host driver read the setting.
     if (device.value()->info().type == DeviceType::Cpu)
       std::printf("llvmpipe threads: %s\n",
                   describeCpuThreads(*device.value()).c_str());
+    else if (device.value()->info().type == DeviceType::Host)
+      std::printf("host threads: %d (%s; --cpu-threads N to change)\n",
+                  device.value()->cpuThreadsSetting().threads.value_or(1),
+                  device.value()->cpuThreadsSetting().reason.c_str());
     std::printf("wait: %s\n", describeWait(*device.value()).c_str());
     std::fflush(stdout);
   }

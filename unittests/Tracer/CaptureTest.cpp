@@ -124,8 +124,10 @@ TEST(Capture, TheCacheBoundEvictsTheLeastRecentlyUsed) {
   EXPECT_EQ(predict.stats().recordings, 4u);
 }
 
-TEST(Capture, ATrainingStepAndAForwardShareTheWeights) {
-  Params params;
+/// A training step and a forward recorded over the same Params on
+/// `device` (the default Vulkan device when null) read the same weights.
+void stepAndForwardShareTheWeights(std::shared_ptr<rt::Device> device) {
+  Params params(std::move(device));
   // Declared before, read after the layer: the recordings lay weights out
   // in declaration order, whatever order the step reads them in.
   Weight gain = params.weight("gain", {2}, Init::constant(1));
@@ -163,6 +165,20 @@ TEST(Capture, ATrainingStepAndAForwardShareTheWeights) {
   EXPECT_EQ(predict.stats().recordings, 1u);
   EXPECT_EQ(train.stats().recordings, 1u);
   EXPECT_EQ(train.trainState().value().step, 5u);
+}
+
+TEST(Capture, ATrainingStepAndAForwardShareTheWeights) {
+  stepAndForwardShareTheWeights(nullptr);
+}
+
+// On the host device the recordings are compiled for the cpu target (the
+// host code is all it runs) and share one host Weights buffer.
+TEST(Capture, OnTheHostDeviceTooWithHostCode) {
+  rt::DeviceOptions options;
+  options.selector = "host";
+  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
+  ASSERT_TRUE(device.isOk()) << device.message();
+  stepAndForwardShareTheWeights(device.value());
 }
 
 TEST(CaptureStep, OtherShapesAreAnErrorNamingBoth) {

@@ -92,7 +92,8 @@ static_assert(int(DeviceType::Cpu) == CAPTURE_DEVICE_CPU &&
                   int(DeviceType::IntegratedGpu) ==
                       CAPTURE_DEVICE_INTEGRATED_GPU &&
                   int(DeviceType::VirtualGpu) == CAPTURE_DEVICE_VIRTUAL_GPU &&
-                  int(DeviceType::Other) == CAPTURE_DEVICE_OTHER,
+                  int(DeviceType::Other) == CAPTURE_DEVICE_OTHER &&
+                  int(DeviceType::Host) == CAPTURE_DEVICE_HOST,
               "capture_device_type must match capture::rt::DeviceType");
 static_assert(int(DType::F32) == CAPTURE_DTYPE_F32 &&
                   int(DType::I32) == CAPTURE_DTYPE_I32,

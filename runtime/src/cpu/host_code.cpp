@@ -60,16 +60,21 @@ Result<HostCode> HostCode::load(const std::vector<uint8_t> &library,
     done += static_cast<size_t>(n);
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
-  // RTLD_LOCAL: two modules' kernels of the same name stay apart.
+  // RTLD_LOCAL: two modules' kernels of the same name stay apart. The
+  // memory file stays open while the code is loaded: the dynamic loader
+  // knows a loaded object by its path, and a closed descriptor's number
+  // (so its /proc path) would be reused by the next module's, which would
+  // then get the first module's code back.
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
   if (!handle) {
+    close(fd);
     const char *why = dlerror();
     return Status::error(std::string("cannot load the module's host code: ") +
                          (why ? why : "unknown dlopen error"));
   }
   HostCode code;
   code.handle = handle;
+  code.fd = fd;
   return code;
 }
 
@@ -87,16 +92,22 @@ Result<HostCode::Entry> HostCode::entry(std::string_view kernel) const {
   return reinterpret_cast<Entry>(address);
 }
 
-HostCode::HostCode(HostCode &&other) noexcept : handle(other.handle) {
+HostCode::HostCode(HostCode &&other) noexcept
+    : handle(other.handle), fd(other.fd) {
   other.handle = nullptr;
+  other.fd = -1;
 }
 
 HostCode &HostCode::operator=(HostCode &&other) noexcept {
   if (this != &other) {
     if (handle)
       dlclose(handle);
+    if (fd >= 0)
+      close(fd);
     handle = other.handle;
+    fd = other.fd;
     other.handle = nullptr;
+    other.fd = -1;
   }
   return *this;
 }
@@ -104,6 +115,8 @@ HostCode &HostCode::operator=(HostCode &&other) noexcept {
 HostCode::~HostCode() {
   if (handle)
     dlclose(handle);
+  if (fd >= 0)
+    close(fd);
 }
 
 } // namespace capture::rt

@@ -40,6 +40,8 @@ p.add_argument("--nan-at", type=int, action="append", default=[])
 p.add_argument("--inf-at", type=int, action="append", default=[])
 p.add_argument("--aot-flag", action="append", default=[],
                help="a capture-aot flag for device mode (--target=cpu)")
+p.add_argument("--run-flag", action="append", default=[],
+               help="a capture-run flag for device mode (--device=host)")
 a = p.parse_args()
 
 INPUTS = ["obs", "act", "adv", "ret", "old_logp"]
@@ -153,7 +155,7 @@ if refused:
 run = run_steps(a.mode, a.capture_aot, a.runner, a.model, a.work, a.steps,
                 {n: os.path.join(dump, "input.%s.npy" % n) for n in INPUTS},
                 {n: os.path.join(dump, "init.%s.npy" % n) for n in names},
-                extra, a.aot_flag)
+                extra + a.run_flag, a.aot_flag)
 if run.returncode != (1 if refused else 0):
     print("%s exited with %d:\n%s%s" % (a.mode, run.returncode, run.stdout,
                                         run.stderr))

@@ -168,7 +168,8 @@ typedef enum capture_device_type {
   CAPTURE_DEVICE_DISCRETE_GPU = 1,
   CAPTURE_DEVICE_INTEGRATED_GPU = 2,
   CAPTURE_DEVICE_VIRTUAL_GPU = 3,
-  CAPTURE_DEVICE_OTHER = 4
+  CAPTURE_DEVICE_OTHER = 4,
+  CAPTURE_DEVICE_HOST = 5 ///< the host device (selector "host"): no Vulkan
 } capture_device_type;
 
 /// A physical device. Strings belong to the list or device it came from.

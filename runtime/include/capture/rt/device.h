@@ -44,9 +44,11 @@ enum class DeviceType {
   IntegratedGpu, ///< "integrated-gpu"
   VirtualGpu,    ///< "virtual-gpu"
   Other,         ///< "other"
+  Host,          ///< "host": the host device (no Vulkan; selector "host")
 };
 
-/// "cpu", "discrete-gpu", "integrated-gpu", "virtual-gpu" or "other".
+/// "cpu", "discrete-gpu", "integrated-gpu", "virtual-gpu", "other" or
+/// "host".
 const char *deviceTypeName(DeviceType type);
 
 /// What the runtime knows about a physical device.
@@ -165,9 +167,12 @@ struct WaitCounts {
 
 /// How to create a Device.
 struct DeviceOptions {
-  /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu", or
-  /// a case-insensitive substring of the device name. Empty: the default
-  /// choice.
+  /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu",
+  /// "host", or a case-insensitive substring of the device name. Empty: the
+  /// default choice. "host" is the host device: no Vulkan; a module loaded
+  /// on it runs its host code (compiled with capture-aot --target=cpu) on
+  /// the calling thread and cpuThreads - 1 workers (absent: one thread per
+  /// core the process may use; 0 or 1: the calling thread alone).
   std::string selector;
   /// Where the selector came from, as messages name it: "selector", or the
   /// variable deviceOptionsFromEnvironment read it from.

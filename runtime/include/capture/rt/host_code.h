@@ -49,6 +49,9 @@ private:
   HostCode() = default;
   /// dlopen's handle; null once moved from.
   void *handle = nullptr;
+  /// The memory file the code was loaded from, open while it is loaded
+  /// (its /proc path names the loaded object); -1 once moved from.
+  int fd = -1;
 };
 
 } // namespace capture::rt

@@ -1,18 +1,18 @@
-//===- HostModuleTest.cpp - The cpu driver against the Vulkan replay -----===//
+//===- HostDeviceTest.cpp - The host driver against the Vulkan replay ----===//
 //
 // A module compiled for the cpu target carries its kernels twice: SPIR-V,
 // which the Vulkan driver replays (lavapipe without a GPU), and host code,
-// which the cpu driver (rt::HostModule) calls. Both runs of one module must
-// agree: the forward outputs and probes, every training step's loss and the
-// weights after them, a refused step leaving every byte of state as it was,
-// and the same errors for the same bad calls.
+// which the host driver calls when the module is loaded on the host device
+// (selector "host"). Both runs of one module, through the same rt::Module
+// API, must agree: the forward outputs and probes, every training step's
+// loss and the weights after them, a refused step leaving every byte of
+// state as it was, and the same errors for the same bad calls.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompileForTest.h"
 
 #include "capture/rt/device.h"
-#include "capture/rt/host_module.h"
 #include "capture/rt/module.h"
 
 #include "gtest/gtest.h"
@@ -93,16 +93,29 @@ std::vector<float> values(size_t n, uint32_t seed) {
   return ::testing::AssertionSuccess();
 }
 
-/// One module compiled for the cpu target, loaded by both drivers.
-class HostModuleTest : public ::testing::Test {
+/// The host device with `threads` threads (0: one per core).
+std::shared_ptr<rt::Device> hostDevice(int threads = 0) {
+  rt::DeviceOptions options;
+  options.selector = "host";
+  if (threads)
+    options.cpuThreads = threads;
+  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
+  EXPECT_TRUE(device.isOk()) << device.message();
+  return device.isOk() ? device.value() : nullptr;
+}
+
+/// One module compiled for the cpu target, loaded on both devices.
+class HostDeviceTest : public ::testing::Test {
 protected:
   void load(const char *source) {
     capture::CompileOptions options;
     options.target = "cpu";
     bytes = capture::test::compileForTest(source, options);
     ASSERT_FALSE(bytes.empty());
-    rt::Result<std::unique_ptr<rt::HostModule>> h =
-        rt::HostModule::loadBytes(bytes.data(), bytes.size());
+    std::shared_ptr<rt::Device> hostDev = hostDevice();
+    ASSERT_TRUE(hostDev);
+    rt::Result<std::unique_ptr<rt::Module>> h =
+        rt::Module::loadBytes(hostDev, bytes.data(), bytes.size());
     ASSERT_TRUE(h.isOk()) << h.message();
     host = std::move(h).value();
     rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
@@ -113,7 +126,7 @@ protected:
     vulkan = std::move(v).value();
   }
 
-  /// Every weight of both modules, as f32, in module order.
+  /// Every weight of one of the modules, as f32, in module order.
   std::vector<float> weights(bool onHost) {
     std::vector<float> all;
     for (const rt::WeightDesc &w : host->desc().weights) {
@@ -127,20 +140,19 @@ protected:
   }
 
   std::vector<uint8_t> bytes;
-  std::unique_ptr<rt::HostModule> host;
+  std::unique_ptr<rt::Module> host;
   std::unique_ptr<rt::Module> vulkan;
 };
 
-TEST_F(HostModuleTest, ForwardAndProbeMatchVulkan) {
+TEST_F(HostDeviceTest, ForwardAndProbeMatchVulkan) {
   ASSERT_NO_FATAL_FAILURE(load(kClassifier));
+  EXPECT_EQ(host->device().info().type, rt::DeviceType::Host);
+  EXPECT_NE(host->device().info().name.find("host CPU"), std::string::npos);
   rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 7))};
-  rt::Result<size_t> predict = host->entryIndex("predict");
-  ASSERT_TRUE(predict.isOk()) << predict.message();
-  rt::Result<rt::RunResult> h =
-      host->run(predict.value(), {rt::TensorView::of(x)}, {}, {"h"});
-  ASSERT_TRUE(h.isOk()) << h.message();
   rt::RunOptions options;
   options.probes = {"h"};
+  rt::Result<rt::RunResult> h = host->runFull("predict", {x}, options);
+  ASSERT_TRUE(h.isOk()) << h.message();
   rt::Result<rt::RunResult> v = vulkan->runFull("predict", {x}, options);
   ASSERT_TRUE(v.isOk()) << v.message();
   ASSERT_EQ(h.value().outputs.size(), 1u);
@@ -151,84 +163,97 @@ TEST_F(HostModuleTest, ForwardAndProbeMatchVulkan) {
                    v.value().outputs[0].tensor.asF32(), 1e-5f, "logits"));
   EXPECT_TRUE(near(h.value().probes[0].tensor.asF32(),
                    v.value().probes[0].tensor.asF32(), 1e-5f, "probe h"));
+  // readProbe after the run, as on Vulkan.
+  rt::Result<rt::HostTensor> probe = host->readProbe("predict", "h");
+  ASSERT_TRUE(probe.isOk()) << probe.message();
+  EXPECT_EQ(probe.value().asF32(), h.value().probes[0].tensor.asF32());
 
-  // Into the caller's memory, as runViews.
+  // Into the caller's memory, as on Vulkan.
   std::vector<float> into(64 * 5, 0.0f);
   rt::OutputView view{"logits", into.data(), into.size() * sizeof(float)};
   rt::Result<rt::RunResult> viewed =
-      host->run(predict.value(), {rt::TensorView::of(x)}, {view});
+      host->runViews("predict", {rt::TensorView::of(x)}, {view}, {});
   ASSERT_TRUE(viewed.isOk()) << viewed.message();
   EXPECT_TRUE(viewed.value().outputs.empty());
   EXPECT_EQ(into, h.value().outputs[0].tensor.asF32());
 }
 
-TEST_F(HostModuleTest, TrainingStepsMatchVulkanAndARefusedStepChangesNothing) {
+TEST_F(HostDeviceTest, TrainingStepsMatchVulkanAndARefusedStepChangesNothing) {
   ASSERT_NO_FATAL_FAILURE(load(kClassifier));
   std::vector<float> initial = weights(true);
   EXPECT_TRUE(near(initial, weights(false), 0.0f, "initial weights"));
-  size_t train = host->entryIndex("train").value();
   rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 3))};
   std::vector<int32_t> labelValues(64);
   for (size_t i = 0; i < labelValues.size(); ++i)
     labelValues[i] = static_cast<int32_t>((i * 7) % 5);
   rt::NamedTensor labels{"labels", rt::HostTensor::i32({64}, labelValues)};
   for (int step = 0; step < 5; ++step) {
-    rt::Result<rt::RunResult> h =
-        host->run(train, {rt::TensorView::of(x), rt::TensorView::of(labels)});
+    rt::Result<std::vector<rt::NamedTensor>> h =
+        host->run("train", {x, labels});
     ASSERT_TRUE(h.isOk()) << h.message();
     rt::Result<std::vector<rt::NamedTensor>> v =
         vulkan->run("train", {x, labels});
     ASSERT_TRUE(v.isOk()) << v.message();
-    EXPECT_TRUE(near(h.value().outputs[0].tensor.asF32(),
-                     v.value()[0].tensor.asF32(), 1e-5f,
-                     "loss of step " + std::to_string(step)));
+    EXPECT_TRUE(near(h.value()[0].tensor.asF32(), v.value()[0].tensor.asF32(),
+                     1e-5f, "loss of step " + std::to_string(step)));
   }
-  EXPECT_EQ(host->trainState(train).value().step, 5u);
+  EXPECT_EQ(host->trainState("train").value().step, 5u);
   std::vector<float> trained = weights(true);
   EXPECT_TRUE(near(trained, weights(false), 1e-5f, "weights after 5 steps"));
   EXPECT_FALSE(near(trained, initial, 1e-4f, ""))
       << "the steps trained nothing";
+  rt::Result<rt::AdamWMoments> hm = host->readMoments("train");
+  rt::Result<rt::AdamWMoments> vm = vulkan->readMoments("train");
+  ASSERT_TRUE(hm.isOk() && vm.isOk());
+  EXPECT_TRUE(near(hm.value().v.asF32(), vm.value().v.asF32(), 1e-5f,
+                   "second moments"));
 
-  // A label out of range: refused, with the core's message, and no byte of
-  // the weights (nor the step counter) moves.
+  // A label out of range: refused, with the Vulkan driver's message, and no
+  // byte of the weights (nor the step counter) moves.
   labelValues[9] = 5;
   rt::NamedTensor bad{"labels", rt::HostTensor::i32({64}, labelValues)};
-  rt::Result<rt::RunResult> refused =
-      host->run(train, {rt::TensorView::of(x), rt::TensorView::of(bad)});
+  rt::Result<std::vector<rt::NamedTensor>> refused =
+      host->run("train", {x, bad});
   ASSERT_TRUE(refused.isError());
   EXPECT_EQ(refused.status().code(), rt::StatusCode::UpdateRefused);
-  EXPECT_NE(refused.message().find("input 'labels' has 5 at position 9"),
-            std::string::npos)
-      << refused.message();
+  rt::Result<std::vector<rt::NamedTensor>> refusedVulkan =
+      vulkan->run("train", {x, bad});
+  ASSERT_TRUE(refusedVulkan.isError());
+  EXPECT_EQ(refused.message(), refusedVulkan.message());
   std::vector<float> after = weights(true);
   EXPECT_EQ(
       std::memcmp(after.data(), trained.data(), trained.size() * sizeof(float)),
       0);
-  EXPECT_EQ(host->trainState(train).value().step, 5u);
+  EXPECT_EQ(host->trainState("train").value().step, 5u);
 
   // A non-finite input: refused for the norm; then training goes on.
   std::vector<float> nan = values(64 * 24, 3);
   nan[100] = std::numeric_limits<float>::quiet_NaN();
   rt::NamedTensor xnan{"x", rt::HostTensor::f32({64, 24}, nan)};
-  refused =
-      host->run(train, {rt::TensorView::of(xnan), rt::TensorView::of(labels)});
+  refused = host->run("train", {xnan, labels});
   ASSERT_TRUE(refused.isError());
   EXPECT_EQ(refused.status().code(), rt::StatusCode::UpdateRefused);
   after = weights(true);
   EXPECT_EQ(
       std::memcmp(after.data(), trained.data(), trained.size() * sizeof(float)),
       0);
-  EXPECT_EQ(host->trainState(train).value().refusedSteps, 2u);
-  ASSERT_TRUE(
-      host->run(train, {rt::TensorView::of(x), rt::TensorView::of(labels)})
-          .isOk());
-  EXPECT_EQ(host->trainState(train).value().step, 6u);
+  EXPECT_EQ(host->trainState("train").value().refusedSteps, 2u);
+  ASSERT_TRUE(host->run("train", {x, labels}).isOk());
+  EXPECT_EQ(host->trainState("train").value().step, 6u);
+
+  // The optimizer state round-trips and resets through the same API.
+  ASSERT_TRUE(host->resetOptimizer("train").isOk());
+  EXPECT_EQ(host->trainState("train").value().step, 0u);
+  rt::Result<rt::AdamWMoments> zero = host->readMoments("train");
+  ASSERT_TRUE(zero.isOk());
+  for (float m : zero.value().m.asF32())
+    ASSERT_EQ(m, 0.0f);
 }
 
 /// The PPO actor-critic step of the benchmarks (examples/ppo_train.mlir):
 /// Gaussian log-probabilities, the clipped surrogate, clipping, weight
-/// decay; weights set by the caller on both drivers.
-TEST_F(HostModuleTest, PPOStepsMatchVulkan) {
+/// decay; weights set by the caller on both devices.
+TEST_F(HostDeviceTest, PPOStepsMatchVulkan) {
   std::ifstream file(CAPTURE_SOURCE_DIR "/examples/ppo_train.mlir");
   ASSERT_TRUE(file.good());
   std::stringstream text;
@@ -236,77 +261,79 @@ TEST_F(HostModuleTest, PPOStepsMatchVulkan) {
   std::string source = text.str();
   ASSERT_NO_FATAL_FAILURE(load(source.c_str()));
 
-  // Unset weights are refused by the core on both drivers, alike.
-  size_t train = host->entryIndex("train").value();
+  const rt::EntryDesc &train = *host->findEntry("train").value();
   std::vector<rt::NamedTensor> batch;
   uint32_t seed = 11;
-  for (const rt::TensorSlotDesc &in : host->desc().entries[train].inputs) {
-    if (in.name == host->desc().entries[train].train->hyperInput ||
-        in.name == host->desc().entries[train].train->maxGradNormInput)
+  for (const rt::TensorSlotDesc &in : train.inputs) {
+    if (in.name == train.train->hyperInput ||
+        in.name == train.train->maxGradNormInput)
       continue;
-    size_t n = in.size / sizeof(float);
-    std::vector<float> v = values(n, ++seed);
+    std::vector<float> v = values(in.size / sizeof(float), ++seed);
     if (in.name == "old_logp")
       for (float &x : v)
         x = -8.0f + x;
     batch.push_back({in.name, rt::HostTensor::f32(in.shape, v)});
   }
-  std::vector<rt::TensorView> views;
-  for (const rt::NamedTensor &t : batch)
-    views.push_back(rt::TensorView::of(t));
-  rt::Result<rt::RunResult> unset = host->run(train, views);
+  // Unset weights are refused by the core on both devices, alike.
+  rt::Result<std::vector<rt::NamedTensor>> unset = host->run("train", batch);
   ASSERT_TRUE(unset.isError());
   rt::Result<std::vector<rt::NamedTensor>> unsetVulkan =
       vulkan->run("train", batch);
   ASSERT_TRUE(unsetVulkan.isError());
   EXPECT_EQ(unset.message(), unsetVulkan.message());
 
+  std::vector<rt::NamedTensor> params;
   for (const rt::WeightDesc &w : host->desc().weights) {
     std::vector<float> v = values(w.size / sizeof(float), ++seed);
     for (float &x : v)
       x *= 0.2f;
-    rt::HostTensor t = rt::HostTensor::f32(w.shape, v);
-    ASSERT_TRUE(host->setParam(w.name, t).isOk());
-    ASSERT_TRUE(vulkan->setParam(w.name, t).isOk());
+    params.push_back({w.name, rt::HostTensor::f32(w.shape, v)});
   }
+  ASSERT_TRUE(host->setParams(params).isOk());
+  ASSERT_TRUE(vulkan->setParams(params).isOk());
   for (int step = 0; step < 5; ++step) {
-    rt::Result<rt::RunResult> h = host->run(train, views);
+    rt::Result<std::vector<rt::NamedTensor>> h = host->run("train", batch);
     ASSERT_TRUE(h.isOk()) << h.message();
     rt::Result<std::vector<rt::NamedTensor>> v = vulkan->run("train", batch);
     ASSERT_TRUE(v.isOk()) << v.message();
-    EXPECT_TRUE(near(h.value().outputs[0].tensor.asF32(),
-                     v.value()[0].tensor.asF32(), 1e-4f,
-                     "loss of step " + std::to_string(step)));
+    EXPECT_TRUE(near(h.value()[0].tensor.asF32(), v.value()[0].tensor.asF32(),
+                     1e-4f, "loss of step " + std::to_string(step)));
   }
   EXPECT_TRUE(near(weights(true), weights(false), 1e-5f, "weights"));
+  rt::Result<rt::TrainGradients> hg = host->readGradients("train");
+  rt::Result<rt::TrainGradients> vg = vulkan->readGradients("train");
+  ASSERT_TRUE(hg.isOk() && vg.isOk());
+  EXPECT_TRUE(near(hg.value().flat.asF32(), vg.value().flat.asF32(), 1e-4f,
+                   "gradients"));
 }
 
-TEST_F(HostModuleTest, BadCallsGetTheVulkanDriversErrors) {
+TEST_F(HostDeviceTest, BadCallsGetTheVulkanDriversErrors) {
   ASSERT_NO_FATAL_FAILURE(load(kClassifier));
-  size_t predict = host->entryIndex("predict").value();
   rt::NamedTensor wrong{"x", rt::HostTensor::f32({24, 64}, values(64 * 24, 1))};
-  rt::Result<rt::RunResult> h = host->run(predict, {rt::TensorView::of(wrong)});
+  rt::Result<std::vector<rt::NamedTensor>> h = host->run("predict", {wrong});
   ASSERT_TRUE(h.isError());
   rt::Result<std::vector<rt::NamedTensor>> v = vulkan->run("predict", {wrong});
   ASSERT_TRUE(v.isError());
   EXPECT_EQ(h.message(), v.message());
 
-  rt::Result<size_t> typo = host->entryIndex("predcit");
+  rt::Result<std::vector<rt::NamedTensor>> typo = host->run("predcit", {});
   ASSERT_TRUE(typo.isError());
   EXPECT_NE(typo.message().find("did you mean 'predict'"), std::string::npos)
       << typo.message();
-  rt::Result<rt::RunResult> handle = host->run(7, {});
-  ASSERT_TRUE(handle.isError());
-  EXPECT_NE(handle.message().find("entry handle 7 is out of range"),
-            std::string::npos)
-      << handle.message();
-  rt::Result<rt::RunResult> probe =
-      host->run(predict, {rt::TensorView::of(wrong)}, {}, {"hh"});
-  ASSERT_TRUE(probe.isError());
-  rt::Result<rt::TrainState> notTrain = host->trainState(predict);
+  rt::Result<rt::TrainState> notTrain = host->trainState("predict");
   ASSERT_TRUE(notTrain.isError());
   EXPECT_NE(notTrain.message().find("expected a Train entry"),
             std::string::npos);
+
+  // What the host driver does not run yet is refused, named.
+  rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 1))};
+  rt::RunOptions eager;
+  eager.eager = true;
+  rt::Result<std::vector<rt::NamedTensor>> e = host->run("predict", {x}, eager);
+  ASSERT_TRUE(e.isError());
+  EXPECT_NE(e.message().find("eager runs are not available on the host device"),
+            std::string::npos)
+      << e.message();
 }
 
 /// 256x256 by 256x64: 4M multiply-adds, enough for the driver to split
@@ -321,23 +348,25 @@ ag.forward @f(%x: tensor<256x256xf32> {ag.name = "x"}) -> (tensor<256x64xf32> {a
 }
 )mlir";
 
-TEST(HostModule, ThreadsSplitWorkgroupsWithoutChangingABit) {
+TEST(HostDevice, ThreadsSplitWorkgroupsWithoutChangingABit) {
   capture::CompileOptions options;
   options.target = "cpu";
   std::vector<uint8_t> bytes = capture::test::compileForTest(kLarge, options);
   ASSERT_FALSE(bytes.empty());
   rt::NamedTensor x{"x", rt::HostTensor::f32({256, 256}, values(65536, 9))};
   std::vector<float> y[2];
-  for (unsigned threads : {1u, 2u}) {
-    rt::HostModuleOptions hostOptions;
-    hostOptions.threads = threads;
-    rt::Result<std::unique_ptr<rt::HostModule>> h =
-        rt::HostModule::loadBytes(bytes.data(), bytes.size(), hostOptions);
-    ASSERT_TRUE(h.isOk()) << h.message();
-    EXPECT_EQ(h.value()->threads(), threads);
-    rt::Result<rt::RunResult> r = h.value()->run(0, {rt::TensorView::of(x)});
+  for (int threads : {1, 2}) {
+    std::shared_ptr<rt::Device> device = hostDevice(threads);
+    ASSERT_TRUE(device);
+    EXPECT_NE(device->info().name.find(std::to_string(threads) + " thread"),
+              std::string::npos)
+        << device->info().name;
+    rt::Result<std::unique_ptr<rt::Module>> m =
+        rt::Module::loadBytes(device, bytes.data(), bytes.size());
+    ASSERT_TRUE(m.isOk()) << m.message();
+    rt::Result<std::vector<rt::NamedTensor>> r = m.value()->run("f", {x});
     ASSERT_TRUE(r.isOk()) << r.message();
-    y[threads - 1] = r.value().outputs[0].tensor.asF32();
+    y[threads - 1] = r.value()[0].tensor.asF32();
   }
   ASSERT_EQ(y[0].size(), 256u * 64u);
   EXPECT_EQ(std::memcmp(y[0].data(), y[1].data(), y[0].size() * 4), 0);
@@ -345,7 +374,7 @@ TEST(HostModule, ThreadsSplitWorkgroupsWithoutChangingABit) {
   EXPECT_EQ(std::count(y[1].begin(), y[1].end(), 0.0f), 0);
 }
 
-TEST(HostModule, DenormalsAreFlushedWhileTheKernelsRunOnly) {
+TEST(HostDevice, DenormalsAreFlushedWhileTheKernelsRunOnly) {
   constexpr const char *kDouble = R"mlir(
 ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
   %y = ag.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -356,24 +385,24 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
   options.target = "cpu";
   std::vector<uint8_t> bytes = capture::test::compileForTest(kDouble, options);
   ASSERT_FALSE(bytes.empty());
-  rt::Result<std::unique_ptr<rt::HostModule>> h =
-      rt::HostModule::loadBytes(bytes.data(), bytes.size());
-  ASSERT_TRUE(h.isOk()) << h.message();
+  rt::Result<std::unique_ptr<rt::Module>> m =
+      rt::Module::loadBytes(hostDevice(), bytes.data(), bytes.size());
+  ASSERT_TRUE(m.isOk()) << m.message();
   // 1e-39 is denormal in f32: PyTorch doubles it, the kernels see zero.
   float tiny = 1e-39f;
   rt::NamedTensor x{"x", rt::HostTensor::f32({4}, {tiny, 1.0f, -tiny, 3.0f})};
   unsigned before = _mm_getcsr();
-  rt::Result<rt::RunResult> r = h.value()->run(0, {rt::TensorView::of(x)});
+  rt::Result<std::vector<rt::NamedTensor>> r = m.value()->run("f", {x});
   EXPECT_EQ(_mm_getcsr(), before) << "the caller's MXCSR was not restored";
   ASSERT_TRUE(r.isOk()) << r.message();
-  EXPECT_EQ(r.value().outputs[0].tensor.asF32(),
+  EXPECT_EQ(r.value()[0].tensor.asF32(),
             (std::vector<float>{0.0f, 2.0f, -0.0f, 6.0f}));
   // The caller's own arithmetic keeps denormals.
   volatile float v = tiny;
   EXPECT_NE(v + v, 0.0f);
 }
 
-TEST(HostModule, RefusesAModuleWithoutHostCode) {
+TEST(HostDevice, RefusesAModuleWithoutHostCode) {
   constexpr const char *kTiny = R"mlir(
 ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
   %y = ag.tanh %x : tensor<4xf32>
@@ -382,11 +411,22 @@ ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y
 )mlir";
   std::vector<uint8_t> bytes = capture::test::compileForTest(kTiny);
   ASSERT_FALSE(bytes.empty());
-  rt::Result<std::unique_ptr<rt::HostModule>> h =
-      rt::HostModule::loadBytes(bytes.data(), bytes.size());
-  ASSERT_TRUE(h.isError());
-  EXPECT_NE(h.message().find("capture-aot --target=cpu"), std::string::npos)
-      << h.message();
+  rt::Result<std::unique_ptr<rt::Module>> m =
+      rt::Module::loadBytes(hostDevice(), bytes.data(), bytes.size());
+  ASSERT_TRUE(m.isError());
+  EXPECT_NE(m.message().find("capture-aot --target=cpu"), std::string::npos)
+      << m.message();
+}
+
+TEST(HostDevice, ValidationIsRefusedOnTheHostDevice) {
+  rt::DeviceOptions options;
+  options.selector = "host";
+  options.validation = true;
+  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
+  ASSERT_TRUE(device.isError());
+  EXPECT_NE(device.message().find("no Vulkan validation layer"),
+            std::string::npos)
+      << device.message();
 }
 
 } // namespace

@@ -1,0 +1,66 @@
+//===- host_replay.cpp - A run of an entry on the host device -------------===//
+//
+// The host driver's half of Module::runViews: memory is shared with the
+// host, so the given inputs go straight into the entry's Input buffer (no
+// staging, nothing to skip) and the outputs come straight from its Output
+// buffer; the matching, the training inputs and the verdicts are the
+// core's, as for a Vulkan replay.
+//
+//===----------------------------------------------------------------------===//
+
+#include "module_impl.h"
+
+#include <cstring>
+
+namespace capture::rt {
+
+Result<RunResult> runOnHost(Module::Impl &m, EntryState &state,
+                            const MatchedCall &call,
+                            const RunOptions &options) {
+  const EntryDesc &entry = m.desc.entries[state.index];
+  if (options.eager || options.profile || options.deferred)
+    return Status::error(
+        "entry '" + entry.name + "': " +
+        (options.eager     ? "eager runs"
+         : options.profile ? "profiled runs"
+                           : "deferred runs") +
+        " are not available on the host device yet; expected a plain run, "
+        "or a Vulkan device");
+  m.counters.lastUploadBytes = m.counters.lastUploadRegions = 0;
+  m.counters.lastSubmits = 0;
+  // A failed run leaves scratch undefined: probes must not read it.
+  m.lastReplayed = -1;
+  if (!entry.inputs.empty()) {
+    uint8_t *in = m.host->buffer(entry.inputBuffer);
+    for (size_t j = 0; j < entry.inputs.size(); ++j)
+      if (call.given[j] && entry.inputs[j].size)
+        std::memcpy(in + entry.inputs[j].offset, call.given[j]->data,
+                    entry.inputs[j].size);
+    if (state.train)
+      writeTrainInputs(entry, *state.train, in);
+  }
+  if (m.failNextReplay) {
+    m.failNextReplay = false;
+    return Status::error("replay of entry '" + entry.name +
+                         "': failed by the test hook");
+  }
+  m.host->run(state.index);
+  m.lastReplayed = static_cast<int64_t>(state.index);
+
+  const uint8_t *out =
+      entry.outputs.empty() ? nullptr : m.host->buffer(entry.outputBuffer);
+  // The update kernel made the refusal's test itself and wrote nothing.
+  CAPTURE_RT_RETURN_IF_ERROR(runVerdict(entry, state.indexCheckOutputs, out,
+                                        state.train ? &*state.train : nullptr));
+  RunResult result;
+  result.outputs =
+      unpackOutputs(entry, state.indexCheckOutputs, out, call.into);
+  for (size_t p : call.probes) {
+    const TensorSlotDesc &slot = entry.probes[p];
+    result.probes.push_back(
+        slotTensor(slot, m.host->buffer(slot.buffer) + slot.offset));
+  }
+  return result;
+}
+
+} // namespace capture::rt
