@@ -17,7 +17,6 @@ import argparse
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 import torch
@@ -29,16 +28,7 @@ import capture  # noqa: E402
 import capture.fx  # noqa: E402
 import torch_timing  # noqa: E402
 from cartpole_ppo import Agent  # noqa: E402
-
-
-def timed(fn, calls):
-    """The median of `calls` calls of fn, in microseconds."""
-    times = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return 1e6 * statistics.median(times)
+from fx_rl import timed  # noqa: E402
 
 
 def main():

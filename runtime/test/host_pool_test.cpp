@@ -39,7 +39,7 @@ void record(const void *context, int64_t begin, int64_t end) {
     seen.elsewhere.fetch_add(1);
   for (int64_t i = begin; i < end; ++i) {
     seen.runs[static_cast<size_t>(i)].fetch_add(1);
-    if ((_mm_getcsr() & 0x8040) != 0x8040 &&
+    if ((_mm_getcsr() & kFlushDenormals) != kFlushDenormals &&
         std::this_thread::get_id() != seen.caller)
       seen.unflushed.fetch_add(1);
   }

@@ -96,7 +96,10 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   std::optional<CpuThreadsAdvice> advice;
   // The advice weighs llvmpipe's fork and join per dispatch; the host
   // driver splits only the launches that pay, on one thread per core.
-  bool host = deviceOptions.selector == "host";
+  std::string selector = deviceOptions.selector;
+  for (char &c : selector)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool host = selector == "host";
   if (opts.cpuThreadsAuto && !host) {
     advice = adviseCpuThreadsFor(opts.module);
     if (advice) {

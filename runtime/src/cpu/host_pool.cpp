@@ -29,7 +29,7 @@ HostPool::~HostPool() {
 void HostPool::workerLoop(unsigned index) {
   // The kernels run with denormals flushed on every thread (MXCSR is per
   // thread); workers run nothing else.
-  _mm_setcsr(_mm_getcsr() | 0x8000 | 0x0040);
+  _mm_setcsr(_mm_getcsr() | kFlushDenormals);
   uint64_t seen = 0;
   for (;;) {
     uint64_t now = generation.load(std::memory_order_acquire);

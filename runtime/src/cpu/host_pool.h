@@ -21,6 +21,10 @@
 
 namespace capture::rt {
 
+/// MXCSR's flush-to-zero and denormals-are-zero bits: the kernels run with
+/// both set, on the caller (for a run) and on every worker.
+constexpr unsigned kFlushDenormals = 0x8000 | 0x0040;
+
 /// A job: run parts [begin, end) of the workgroups with `context`.
 using HostPart = void (*)(const void *context, int64_t begin, int64_t end);
 

@@ -20,7 +20,7 @@ resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
       return Status::error(
           "entry '" + entry.name + "', command " + std::to_string(c) +
           " (kernel '" + desc.kernels[d.kernel].name +
-          "'): the cpu driver runs 1-D workgroup grids [N, 1, 1], got [" +
+          "'): the host driver runs 1-D workgroup grids [N, 1, 1], got [" +
           std::to_string(d.groups[0]) + ", " + std::to_string(d.groups[1]) +
           ", " + std::to_string(d.groups[2]) + "]");
     HostLaunch launch;
@@ -55,8 +55,7 @@ void runSchedule(const HostSchedule &schedule, HostPool &pool) {
   // times (docs/architecture.md); the kernels run with them flushed. The
   // caller's own arithmetic keeps its mode.
   unsigned saved = _mm_getcsr();
-  constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040;
-  _mm_setcsr(saved | kFlushToZero | kDenormalsAreZero);
+  _mm_setcsr(saved | kFlushDenormals);
   for (const HostLaunch &l : schedule.launches) {
     void *const *bindings = schedule.bindings.data() + l.firstBinding;
     if (l.parallel) {
