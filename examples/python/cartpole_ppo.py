@@ -13,6 +13,10 @@ two are compared: the learning curve and the time per update.
 
 usage: /usr/bin/python3 cartpole_ppo.py [--iterations 40] [--seed 0]
            [--plot curve.png] [--table table.md] [--only capture|torch]
+           [--device host|cpu|gpu|...]
+
+--device picks capture's device (capture.Device's selector: 'host' runs the
+update as native code without Vulkan); the default is capture's default.
 """
 import argparse
 import math
@@ -25,6 +29,7 @@ import torch.nn as nn
 import torch.optim as optim
 from torch.distributions.categorical import Categorical
 
+import capture
 import capture.fx
 
 
@@ -127,7 +132,7 @@ ENVS, HORIZON, MINIBATCH, EPOCHS = 8, 128, 300, 4
 GAMMA, LAMBDA, LR, MAX_NORM = 0.99, 0.95, 2.5e-3, 0.5
 
 
-def train(kind, iterations, seed, log=print):
+def train(kind, iterations, seed, log=print, device=None):
     """Trains for `iterations` rollouts of ENVS x HORIZON steps, updating
     with PyTorch's own step or (kind "capture") the imported one; returns
     per-iteration mean episode lengths and every update's time."""
@@ -190,7 +195,7 @@ def train(kind, iterations, seed, log=print):
                     if step is None:  # imported once, at the first minibatch
                         step = capture.fx.import_module(
                             agent, ppo_loss, mb, optimizer=optimizer,
-                            max_grad_norm=MAX_NORM)
+                            max_grad_norm=MAX_NORM, device=device)
                     step.step(mb)
                 else:
                     loss = ppo_loss(agent, **mb)["loss"]
@@ -217,15 +222,20 @@ def main():
     p.add_argument("--plot")
     p.add_argument("--table")
     p.add_argument("--only", choices=["capture", "torch"])
+    p.add_argument("--device", help="capture.Device selector ('host', "
+                   "'cpu', 'gpu', an index or part of a name)")
     a = p.parse_args()
     if a.iterations < 1:
         p.error("--iterations must be >= 1, got %d" % a.iterations)
     torch.set_num_threads(1)  # the peer on one thread, as in bench/
     kinds = [a.only] if a.only else ["capture", "torch"]
+    device = capture.Device(a.device) if a.device is not None else None
+    if device is not None:
+        print("capture device: %s" % device.name)
     results = {}
     for kind in kinds:
         t0 = time.perf_counter()
-        curve, updates = train(kind, a.iterations, a.seed)
+        curve, updates = train(kind, a.iterations, a.seed, device=device)
         results[kind] = (curve, updates, time.perf_counter() - t0)
     rows = ["| update | final mean episode length | best | median us/update"
             " | p90 us/update | wall s |",

@@ -466,6 +466,9 @@ rt::Result<const rt::Module *> CapturedFunction::module() const {
                              "call, or after free())");
   return static_cast<const rt::Module *>(m);
 }
+bool CapturedFunction::tracing() const {
+  return state_->params->active != nullptr;
+}
 const std::string &CapturedFunction::whyRecorded() const { return state_->why; }
 CaptureStats CapturedFunction::stats() const {
   CaptureStats s = state_->stats;

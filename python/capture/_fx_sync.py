@@ -31,6 +31,17 @@ import torch
 import capture
 
 
+def _numpy_view(t):
+    """A numpy array sharing `t`'s memory, or None where it has none (a
+    tensor on a GPU, not contiguous, of a dtype numpy lacks)."""
+    if t.device.type != "cpu" or not t.is_contiguous():
+        return None
+    try:
+        return t.detach().numpy()
+    except (RuntimeError, TypeError):
+        return None
+
+
 class _Watched(dict):
     """A module's `_parameters` or `_buffers` (or `_modules`): reads sync
     the module first; writes and deletions mark the architecture changed.
@@ -130,9 +141,48 @@ class ModuleSync:
         self.owners = model._modules.owners  # every import of this model
 
     def _mark(self):
-        self.versions = {n: t._version for n, t in self.tensors.items()}
-        self.snapshots = {n: t.detach().clone()
-                          for n, t in self.tensors.items()}
+        """Notes what the user's tensors hold now, in step with the device:
+        each one's version counter, storage address and shape, and a copy
+        of its bytes (a numpy view of it kept beside, where it has one, so
+        that the compare is one call for the model; a tensor without one, on
+        another device say, is compared with torch.equal)."""
+        self.marks = [(t._version, t.data_ptr(), t.shape)
+                      for t in self.tensors.values()]
+        self.versions = [m[0] for m in self.marks]
+        self.views, self.kept, self.viewed = [], [], []
+        self.snapshots = {}  # name -> a clone, for the tensors not viewed
+        for name, t in self.tensors.items():
+            view = _numpy_view(t)
+            if view is None:
+                self.snapshots[name] = t.detach().clone()
+                continue
+            self.views.append(view)
+            self.kept.append(view.copy())
+            self.viewed.append(name)
+
+    def _moved(self):
+        """The names whose version counter moved (an in-place write)."""
+        now = [t._version for t in self.tensors.values()]
+        if now == self.versions:
+            return set()
+        return {n for n, v, w in zip(self.tensors, now, self.versions)
+                if v != w}
+
+    def _differ(self):
+        """The names whose values may differ from when last in step, by
+        version or by value: a write through .data moves no version
+        counter, and `p.data = t` gives p another storage."""
+        marks = [(t._version, t.data_ptr(), t.shape)
+                 for t in self.tensors.values()]
+        changed = set() if marks == self.marks else {
+            n for n, m, k in zip(self.tensors, marks, self.marks) if m != k}
+        differ = capture._capture.changed_buffers(self.views, self.kept)
+        if differ:
+            changed.update(self.viewed[i] for i in differ)
+        if self.snapshots:
+            changed.update(n for n, snap in self.snapshots.items()
+                           if not torch.equal(self.tensors[n], snap))
+        return changed
 
     @contextlib.contextmanager
     def quiet(self):
@@ -182,12 +232,9 @@ class ModuleSync:
             # The model is compared so only once read after a step (its
             # tensors hold the trained values then): a training loop that
             # does not read it between steps does not pay for it.
-            changed = {n for n, t in self.tensors.items()
-                       if t._version != self.versions[n] or
-                       not torch.equal(t, self.snapshots[n])}
+            changed = self._differ()
         else:
-            changed = {n for n, t in self.tensors.items()
-                       if t._version != self.versions[n]}
+            changed = self._moved()
         if not changed:
             return
         if self.behind:

@@ -411,8 +411,7 @@ class Imported:
         """(signature, graph, captured) of the forward at these shapes: one
         capture each (int inputs are flattened, so shapes are told apart
         here, not by the capture's own signature)."""
-        key = tuple(sorted((n, a.shape, a.dtype.name)
-                           for n, a in arrays.items()))
+        key = _shape_key(arrays)
         if key not in self._forwards:
             signature, graph = self._import_forward(arrays)
             self._declared()

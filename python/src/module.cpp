@@ -20,6 +20,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +47,22 @@ std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
   return take(Device::create(options));
 }
 
+/// Whether two contiguous buffers hold the same bytes (a buffer that is
+/// not contiguous raises, as the buffer protocol does).
+bool sameBytes(const py::handle &a, const py::handle &b) {
+  Py_buffer x, y;
+  if (PyObject_GetBuffer(a.ptr(), &x, PyBUF_C_CONTIGUOUS) != 0)
+    throw py::error_already_set();
+  if (PyObject_GetBuffer(b.ptr(), &y, PyBUF_C_CONTIGUOUS) != 0) {
+    PyBuffer_Release(&x);
+    throw py::error_already_set();
+  }
+  bool same = x.len == y.len && std::memcmp(x.buf, y.buf, x.len) == 0;
+  PyBuffer_Release(&x);
+  PyBuffer_Release(&y);
+  return same;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_capture, m) {
@@ -62,6 +79,24 @@ PYBIND11_MODULE(_capture, m) {
         "Ops are located at the first frame outside this directory.");
   bindTracer(m);
 
+  m.def(
+      "changed_buffers",
+      [](const py::list &live, const py::list &kept) {
+        if (live.size() != kept.size())
+          throw py::value_error(
+              "changed_buffers: " + std::to_string(live.size()) +
+              " buffers against " + std::to_string(kept.size()) + " kept");
+        py::list out;
+        for (size_t i = 0; i < live.size(); ++i)
+          if (!sameBytes(live[i], kept[i]))
+            out.append(i);
+        return out;
+      },
+      py::arg("live"), py::arg("kept"),
+      "The indices i where live[i]'s bytes differ from kept[i]'s (two lists "
+      "of contiguous buffers, numpy arrays say): capture.fx's check that "
+      "the user's tensors still hold what the device has, one call for a "
+      "model instead of a torch.equal per tensor.");
   m.def(
       "devices",
       [] {

@@ -159,6 +159,13 @@ py::dict statsDict(const CaptureStats &s) {
       py::arg("cached") = s.cached);
 }
 
+/// Where a call of `c` is made, when it matters: only a call inside a trace
+/// over the same Params is recorded at its location, and finding the
+/// caller's line costs much of a replay's microseconds.
+SourceLoc callerLoc(const CapturedFunction &c) {
+  return c.tracing() ? locate(py::none()) : SourceLoc("<python>", 0);
+}
+
 /// A captured callable (Captured or CapturedStep) with the error slot of
 /// its Python function.
 template <typename C> struct PyCallable {
@@ -171,7 +178,7 @@ template <typename C> struct PyCallable {
   /// the error.
   py::dict call(const py::object &inputs, const py::kwargs &kwargs) {
     InputViews views(callInputs(inputs, kwargs));
-    auto r = callable.run(views.views(), rt::RunOptions(), locate(py::none()));
+    auto r = callable.run(views.views(), rt::RunOptions(), callerLoc(callable));
     if (r.isError())
       pending->reraise();
     return toDict(take(std::move(r)).outputs);
@@ -215,7 +222,7 @@ PyDeferred deferCall(PyCallable<C> &w, const py::object &inputs,
   PyDeferred d;
   rt::RunOptions options;
   options.deferred = &d.run;
-  auto r = w.callable.run(views.views(), options, locate(py::none()));
+  auto r = w.callable.run(views.views(), options, callerLoc(w.callable));
   if (r.isError()) {
     w.pending->reraise();
     raise(r.status());

@@ -588,6 +588,48 @@ class RLTest(unittest.TestCase):
                     twin(x).detach().numpy())
         self.assertEqual(step.train_state()["step"], 6)
 
+    def test_acting_sees_every_change_to_the_weights(self):
+        """A forward-only import (acting) compares the model with what it
+        held when last in step at every call, by version counter, storage
+        and shape, and by value (one compare of the bytes for the model):
+        each change below is what the next forward computes with, and a
+        shape changed through .data is refused."""
+
+        class Mixed(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 3)
+                # Not contiguous: numpy cannot view it, torch.equal compares.
+                self.register_buffer("mix", torch.randn(4, 3).t())
+
+            def forward(self, x):
+                return self.fc(x) @ self.mix
+
+        torch.manual_seed(3)
+        net = Mixed()
+        imported = capture.fx.import_module(net, device=self.device)
+        x = torch.randn(5, 4)
+
+        def agree():
+            with torch.no_grad():
+                want = net(x).numpy()
+            np.testing.assert_allclose(imported.forward(x=x)["output"], want,
+                                       rtol=1e-5, atol=1e-6)
+
+        agree()
+        net.fc.bias.data.add_(0.5)  # no version counter moves
+        agree()
+        net.fc.weight.data = torch.randn(3, 4)  # another storage
+        agree()
+        net.mix.data.mul_(2.0)  # the buffer numpy cannot view
+        agree()
+        with torch.no_grad():
+            net.fc.weight.mul_(-1.0)  # a version counter moves
+        agree()
+        net.fc.weight.data = net.fc.weight.data.reshape(4, 3)
+        with self.assertRaisesRegex(capture.Error, "fc.weight"):
+            imported.forward(x=x)
+
     def test_sac_actor_with_frozen_critics(self):
         """SAC's actor loss: min of two critics (frozen for this step) of
         the actor's rsample'd action, with the log-prob correction."""

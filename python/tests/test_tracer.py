@@ -427,6 +427,26 @@ class TracerTest(unittest.TestCase):
         # The user's lines, not the entry printed as IR.
         self.assertNotIn("see current operation", str(e.exception))
 
+    def test_guard_names_the_line_of_a_nested_captured_call(self):
+        # The caller's line is found only inside a trace (a replay does not
+        # pay for it): there it must still be the user's line.
+        p, w, b = self.linear_params()
+        x = np.ones((2, 4), np.float32)
+        inner = capture.capture(lambda i: {"y": i["x"] * 2.0}, p)
+
+        def outer(i):
+            try:
+                inner(x=x)  # nested call here
+            except capture.Error as e:
+                self.assertIn("called inside a function traced", str(e))
+            return {"y": capture.linear(i["x"], w, b)}
+
+        with self.assertRaises(capture.Error) as e:
+            capture.capture(outer, p)(x=x)
+        self.assertIn("%s:%d" % (HERE, line("nested call here")),
+                      str(e.exception))
+        self.assertEqual(inner(x=x)["y"].tolist(), (x * 2.0).tolist())
+
     def test_python_exception_propagates_and_nothing_is_left(self):
         p, w, b = self.linear_params()
         calls = []

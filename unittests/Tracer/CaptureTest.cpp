@@ -599,9 +599,11 @@ TEST(Capture, ACapturedCallInsideATraceIsAnEagerLaunch) {
   bool nested = true;
   int line = 0;
   rt::Status innerStatus;
+  bool tracing = false;
   Captured outer = capture::capture(
       [&](Tracer::Inputs &in) {
         if (nested) {
+          tracing = inner.tracing();
           line = __LINE__ + 1;
           innerStatus = inner({{"x", x}}).status();
         }
@@ -615,6 +617,8 @@ TEST(Capture, ACapturedCallInsideATraceIsAnEagerLaunch) {
   EXPECT_THAT(r.message(), HasSubstr(here(line)));
   EXPECT_THAT(r.message(), HasSubstr("eager launch of 'capture made at"));
   EXPECT_EQ(inner.stats().recordings, 0u);
+  EXPECT_TRUE(tracing);
+  EXPECT_FALSE(inner.tracing());
   // Outside a trace both work.
   nested = false;
   ASSERT_TRUE(outer({{"x", x}}).isOk());

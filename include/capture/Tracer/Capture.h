@@ -89,6 +89,10 @@ public:
   /// error before the first call and after free(). Valid until the next
   /// call records or frees it.
   rt::Result<const rt::Module *> module() const;
+  /// Whether a call now would be inside a function being traced over the
+  /// same Params (recorded there as an eager launch, at the call's
+  /// location): a binding locates its caller only then.
+  bool tracing() const;
   /// Why the last call traced the function ("" when it replayed).
   const std::string &whyRecorded() const;
   /// Counters.
