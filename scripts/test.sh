@@ -11,6 +11,11 @@ build="${CAPTURE_BUILD_DIR:-$root/build}"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 
+# The tracer's compile cache (lib/Compiler/CompileCache) for the suites:
+# inside the build, so that a fresh build starts with none and nothing is
+# written under $HOME.
+export CAPTURE_CACHE_DIR="${CAPTURE_CACHE_DIR:-$build/compile-cache}"
+
 status=0
 echo "== lit =="
 /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1

@@ -224,9 +224,13 @@ CapturedState::record(const std::vector<Tracer::InputSpec> &specs) {
     if (device.isOk() && device.value()->info().type == rt::DeviceType::Host)
       compile.target = "cpu";
   }
-  rt::Result<std::vector<uint8_t>> bytes = tracer.compile(compile);
+  bool hit = false;
+  rt::Result<std::vector<uint8_t>> bytes = tracer.compile(
+      compile, options.cache ? *options.cache : CompileCache::fromEnvironment(),
+      &hit);
   if (bytes.isError())
     return bytes.status();
+  stats.cacheHits += hit;
   rt::Result<uint64_t> id = params->load(bytes.value());
   if (id.isError())
     return id.status();

@@ -600,18 +600,37 @@ rt::Result<std::string> Tracer::toMlir() const {
   return text;
 }
 
-rt::Result<std::vector<uint8_t>>
-Tracer::compile(const CompileOptions &options) const {
+rt::Result<std::vector<uint8_t>> Tracer::compile(const CompileOptions &options,
+                                                 const CompileCache &cache,
+                                                 bool *hit) const {
   TraceState &s = *state_;
+  if (hit)
+    *hit = false;
   s.declareWeights();
   if (std::string error = s.moduleFailure(); !error.empty())
     return rt::Status::error("tracer: " + error);
+  std::string key;
+  if (cache.enabled()) {
+    // The text the module would be compiled from, its locations included.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    s.module->print(os, OpPrintingFlags().enableDebugInfo(
+                            /*enable=*/true, /*prettyForm=*/false));
+    key = CompileCache::keyOf(text, options);
+    if (std::optional<std::vector<uint8_t>> bytes = cache.find(key)) {
+      if (hit)
+        *hit = true;
+      return std::move(*bytes);
+    }
+  }
   OwningOpRef<ModuleOp> copy = s.module->clone();
   DiagnosticCollector errors(&s.context);
   FailureOr<std::vector<uint8_t>> bytes = compileToCapmod(*copy, options);
   if (mlir::failed(bytes))
     return rt::Status::error("tracer: compiling the module failed:\n" +
                              errors.text());
+  if (!key.empty())
+    (void)cache.store(key, *bytes);
   return std::move(*bytes);
 }
 

@@ -156,7 +156,7 @@ py::dict statsDict(const CaptureStats &s) {
   return py::dict(
       py::arg("calls") = s.calls, py::arg("recordings") = s.recordings,
       py::arg("replays") = s.replays, py::arg("evictions") = s.evictions,
-      py::arg("cached") = s.cached);
+      py::arg("cache_hits") = s.cacheHits, py::arg("cached") = s.cached);
 }
 
 /// Where a call of `c` is made, when it matters: only a call inside a trace

@@ -9,6 +9,8 @@ Run by ctest `python.tracer`.
 import math
 import os
 import re
+import shutil
+import tempfile
 import unittest
 
 import numpy as np
@@ -426,6 +428,39 @@ class TracerTest(unittest.TestCase):
                       str(e.exception))
         # The user's lines, not the entry printed as IR.
         self.assertNotIn("see current operation", str(e.exception))
+
+    def test_a_recording_comes_from_the_compile_cache(self):
+        """A second process (here: a fresh Params) tracing the same code
+        reads the compiled module from the cache (CAPTURE_CACHE_DIR), with
+        the same results; CAPTURE_CACHE=0 compiles."""
+        cache = tempfile.mkdtemp()
+        saved = {k: os.environ.get(k)
+                 for k in ("CAPTURE_CACHE_DIR", "CAPTURE_CACHE")}
+        os.environ["CAPTURE_CACHE_DIR"] = cache
+        os.environ.pop("CAPTURE_CACHE", None)
+        try:
+            def run():
+                p, w, b = self.linear_params()
+                f = capture.capture(
+                    lambda i: {"y": capture.linear(i["x"], w, b)}, p)
+                y = f(x=np.ones((2, 4), np.float32))["y"]
+                return y, f.stats["cache_hits"]
+
+            first, hit = run()
+            self.assertEqual(hit, 0)
+            self.assertEqual(len(os.listdir(cache)), 1)
+            second, hit = run()
+            self.assertEqual(hit, 1)
+            np.testing.assert_array_equal(first, second)
+            os.environ["CAPTURE_CACHE"] = "0"
+            self.assertEqual(run()[1], 0)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+            shutil.rmtree(cache)
 
     def test_guard_names_the_line_of_a_nested_captured_call(self):
         # The caller's line is found only inside a trace (a replay does not

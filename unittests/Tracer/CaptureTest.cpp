@@ -2,6 +2,8 @@
 
 #include "capture/Tracer/Capture.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -179,6 +181,47 @@ TEST(Capture, OnTheHostDeviceTooWithHostCode) {
   rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
   ASSERT_TRUE(device.isOk()) << device.message();
   stepAndForwardShareTheWeights(device.value());
+}
+
+/// The trained weights after 3 steps of a fresh Params on `cache`, and
+/// what the captured step's stats say.
+static std::pair<std::vector<rt::NamedTensor>, CaptureStats>
+threeSteps(const CompileCache &cache, bool fuse = true) {
+  Params params;
+  Linear fc(params, "fc", 4, 2, /*seed=*/3);
+  CaptureOptions options;
+  options.cache = cache;
+  options.compile.fuse = fuse;
+  CapturedStep train =
+      captureStep(mseLoss(fc), params, AdamW{}, StepOptions(), options);
+  rt::HostTensor t = rt::HostTensor::f32({8, 2}, std::vector<float>(16, 0.5f));
+  for (int i = 0; i < 3; ++i)
+    if (!train({{"x", input(8, 4)}, {"target", t}}).isOk())
+      return {};
+  return {params.values().value(), train.stats()};
+}
+
+TEST(CaptureStep, ARecordingComesFromTheCompileCacheTheSecondTime) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("capture-cache", dir));
+  CompileCache cache{std::string(dir)};
+  auto [first, firstStats] = threeSteps(cache);
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(firstStats.recordings, 1u);
+  EXPECT_EQ(firstStats.cacheHits, 0u);
+  // Another process would see the same: a fresh Params, the same code.
+  auto [second, secondStats] = threeSteps(cache);
+  EXPECT_EQ(secondStats.recordings, 1u);
+  EXPECT_EQ(secondStats.cacheHits, 1u);
+  ASSERT_EQ(second.size(), first.size());
+  for (size_t i = 0; i < first.size(); ++i)
+    EXPECT_EQ(second[i].tensor.asF32(), first[i].tensor.asF32())
+        << first[i].name;
+  // Another option is another module; no cache compiles every time.
+  EXPECT_EQ(threeSteps(cache, /*fuse=*/false).second.cacheHits, 0u);
+  EXPECT_EQ(threeSteps(cache, /*fuse=*/false).second.cacheHits, 1u);
+  EXPECT_EQ(threeSteps(CompileCache()).second.cacheHits, 0u);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST(CaptureStep, OtherShapesAreAnErrorNamingBoth) {

@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct CaptureOptions {
   size_t maxRecordings = 8;
   /// How recordings are compiled.
   CompileOptions compile;
+  /// Where compiled recordings are kept between processes; unset: the
+  /// environment's, read at each recording (CAPTURE_CACHE,
+  /// CAPTURE_CACHE_DIR; see CompileCache). CompileCache() compiles every
+  /// recording.
+  std::optional<CompileCache> cache;
 };
 
 /// What a captured callable did so far.
@@ -65,6 +71,8 @@ struct CaptureStats {
   uint64_t replays = 0;
   /// Recordings freed by the maxRecordings bound.
   uint64_t evictions = 0;
+  /// Recordings whose module came from the compile cache, not compiled.
+  uint64_t cacheHits = 0;
   /// Recordings held now.
   size_t cached = 0;
 };

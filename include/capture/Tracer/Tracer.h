@@ -25,6 +25,7 @@
 #ifndef CAPTURE_TRACER_TRACER_H
 #define CAPTURE_TRACER_TRACER_H
 
+#include "capture/Compiler/CompileCache.h"
 #include "capture/Pipelines/CompileOptions.h"
 #include "capture/rt/device.h"
 #include "capture/rt/module_desc.h"
@@ -490,9 +491,14 @@ public:
   /// recorded error.
   rt::Result<std::string> toMlir() const;
   /// Compiles the module in-process, as capture-aot does (the module is
-  /// not changed), into module-file bytes for rt::Module::loadBytes.
+  /// not changed), into module-file bytes for rt::Module::loadBytes. With
+  /// an enabled `cache`, a module compiled before with the same text,
+  /// options and compiler is read from it instead (`*hit` says which), and
+  /// a new one is stored there.
   rt::Result<std::vector<uint8_t>>
-  compile(const CompileOptions &options = {}) const;
+  compile(const CompileOptions &options = {},
+          const CompileCache &cache = CompileCache(),
+          bool *hit = nullptr) const;
   /// Names of the recorded entries, in order.
   std::vector<std::string> entries() const;
 

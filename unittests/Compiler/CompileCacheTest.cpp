@@ -1,0 +1,198 @@
+//===- CompileCacheTest.cpp - Compiled modules kept between processes -----===//
+//
+// capture::CompileCache: the key changes with the text, with every option
+// and not otherwise; entries round-trip; a damaged entry is a miss and is
+// removed; the environment chooses the directory or turns the cache off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture/Compiler/CompileCache.h"
+#include "capture/Compiler/Compiler.h"
+#include "capture/InitAll.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <string>
+
+using capture::CompileCache;
+using capture::CompileOptions;
+
+namespace {
+
+constexpr const char *kModule = R"mlir(
+ag.forward @f(%x: tensor<4xf32> {ag.name = "x"}) -> (tensor<4xf32> {ag.name = "y"}) {
+  %y = ag.exp %x : tensor<4xf32>
+  ag.return %y : tensor<4xf32>
+}
+)mlir";
+
+/// The bytes of kModule compiled with default options.
+std::vector<uint8_t> compiled() {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  capture::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(kModule),
+                             llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      capture::parseModule(sources, &context);
+  if (!module)
+    return {};
+  mlir::FailureOr<std::vector<uint8_t>> bytes =
+      capture::compileToCapmod(*module, CompileOptions());
+  return mlir::succeeded(bytes) ? *bytes : std::vector<uint8_t>();
+}
+
+/// A fresh directory for one test, removed after it.
+struct CompileCacheDir : ::testing::Test {
+  void SetUp() override {
+    llvm::SmallString<128> path;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("capture-cache", path));
+    dir = std::string(path);
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+  std::string entry(const std::string &key) const {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, key + ".capmod");
+    return std::string(path);
+  }
+  std::string dir;
+};
+
+/// Sets an environment variable for one scope, restoring it after.
+struct ScopedEnv {
+  ScopedEnv(const char *name, const char *value) : name(name) {
+    if (const char *old = std::getenv(name))
+      saved = old;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (saved)
+      setenv(name, saved->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+  const char *name;
+  std::optional<std::string> saved;
+};
+
+TEST(CompileCache, TheKeyFollowsTheTextAndEveryOption) {
+  std::string base = CompileCache::keyOf(kModule, CompileOptions());
+  ASSERT_EQ(base.size(), 32u) << "the compiler's identity was not found";
+  EXPECT_EQ(CompileCache::keyOf(kModule, CompileOptions()), base);
+  std::set<std::string> keys = {base};
+  keys.insert(CompileCache::keyOf(std::string(kModule) + " ", {}));
+  // One changed option at a time, each from CompileOptions.def.
+  CompileOptions o;
+  o.target = "cpu";
+  keys.insert(CompileCache::keyOf(kModule, o));
+  o = {};
+  o.alignment = 512;
+  keys.insert(CompileCache::keyOf(kModule, o));
+  o = {};
+  o.workgroupSize = 32;
+  keys.insert(CompileCache::keyOf(kModule, o));
+  o = {};
+  o.fuse = false;
+  keys.insert(CompileCache::keyOf(kModule, o));
+  o = {};
+  o.tileShuffles = false;
+  keys.insert(CompileCache::keyOf(kModule, o));
+  o = {};
+  o.minMatmulWorkgroups = 0;
+  keys.insert(CompileCache::keyOf(kModule, o));
+  EXPECT_EQ(keys.size(), 8u) << "two different compiles share a key";
+}
+
+TEST_F(CompileCacheDir, AnEntryRoundTrips) {
+  std::vector<uint8_t> bytes = compiled();
+  ASSERT_FALSE(bytes.empty());
+  CompileCache cache(dir);
+  ASSERT_TRUE(cache.enabled());
+  std::string key = CompileCache::keyOf(kModule, CompileOptions());
+  EXPECT_FALSE(cache.find(key).has_value());
+  ASSERT_TRUE(cache.store(key, bytes));
+  std::optional<std::vector<uint8_t>> back = cache.find(key);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, bytes);
+  // No temporary file is left beside the entry.
+  std::error_code ec;
+  int files = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    ++files;
+  EXPECT_EQ(files, 1);
+}
+
+TEST_F(CompileCacheDir, ADamagedEntryIsAMissAndIsRemoved) {
+  std::vector<uint8_t> bytes = compiled();
+  ASSERT_FALSE(bytes.empty());
+  CompileCache cache(dir);
+  std::string key = CompileCache::keyOf(kModule, CompileOptions());
+  ASSERT_TRUE(cache.store(key, bytes));
+  // One flipped byte: the checksum refuses it.
+  {
+    std::fstream f(entry(key), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(bytes.size() / 2));
+    char c = static_cast<char>(bytes[bytes.size() / 2] ^ 0x5a);
+    f.write(&c, 1);
+  }
+  EXPECT_FALSE(cache.find(key).has_value());
+  EXPECT_FALSE(llvm::sys::fs::exists(entry(key)));
+  // Cut short: the same.
+  ASSERT_TRUE(cache.store(key, bytes));
+  std::ofstream(entry(key), std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size() / 3));
+  EXPECT_FALSE(cache.find(key).has_value());
+  EXPECT_FALSE(llvm::sys::fs::exists(entry(key)));
+}
+
+TEST_F(CompileCacheDir, NoCacheStoresNothing) {
+  CompileCache none;
+  EXPECT_FALSE(none.enabled());
+  EXPECT_FALSE(none.store("0123", {1, 2, 3}));
+  EXPECT_FALSE(none.find("0123").has_value());
+  // A directory that cannot be made: storing fails, nothing throws.
+  CompileCache blocked(entry("not-a-dir") + "/below");
+  std::ofstream(entry("not-a-dir")) << "a file";
+  EXPECT_FALSE(blocked.store("0123", compiled()));
+}
+
+TEST(CompileCache, TheEnvironmentChoosesTheDirectory) {
+  ScopedEnv off("CAPTURE_CACHE", nullptr), dir("CAPTURE_CACHE_DIR", nullptr),
+      xdg("XDG_CACHE_HOME", nullptr), home("HOME", "/home/someone");
+  EXPECT_EQ(CompileCache::fromEnvironment().dir(),
+            "/home/someone/.cache/capture");
+  {
+    ScopedEnv x("XDG_CACHE_HOME", "/xdg");
+    EXPECT_EQ(CompileCache::fromEnvironment().dir(), "/xdg/capture");
+    ScopedEnv d("CAPTURE_CACHE_DIR", "/somewhere");
+    EXPECT_EQ(CompileCache::fromEnvironment().dir(), "/somewhere");
+    for (const char *no : {"0", "off", "OFF", "false", "no"}) {
+      ScopedEnv o("CAPTURE_CACHE", no);
+      EXPECT_FALSE(CompileCache::fromEnvironment().enabled()) << no;
+    }
+    ScopedEnv on("CAPTURE_CACHE", "1");
+    EXPECT_EQ(CompileCache::fromEnvironment().dir(), "/somewhere");
+  }
+  ScopedEnv nohome("HOME", nullptr);
+  EXPECT_FALSE(CompileCache::fromEnvironment().enabled());
+}
+
+} // namespace
