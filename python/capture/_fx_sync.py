@@ -142,11 +142,13 @@ class ModuleSync:
 
     def _mark(self):
         """Notes what the user's tensors hold now, in step with the device:
-        each one's version counter, storage address and shape, and a copy
-        of its bytes (a numpy view of it kept beside, where it has one, so
-        that the compare is one call for the model; a tensor without one, on
-        another device say, is compared with torch.equal)."""
-        self.marks = [(t._version, t.data_ptr(), t.shape)
+        each one's version counter, storage address, shape and strides, and
+        a copy of its bytes (a numpy view of it kept beside, where it has
+        one, so that the compare is one call for the model; a tensor without
+        one, on another device or not contiguous, is compared with
+        torch.equal). A numpy view makes PyTorch refuse to resize_ the
+        storage in place, which would free the memory the view reads."""
+        self.marks = [(t._version, t.data_ptr(), t.shape, t.stride())
                       for t in self.tensors.values()]
         self.versions = [m[0] for m in self.marks]
         self.views, self.kept, self.viewed = [], [], []
@@ -171,14 +173,24 @@ class ModuleSync:
     def _differ(self):
         """The names whose values may differ from when last in step, by
         version or by value: a write through .data moves no version
-        counter, and `p.data = t` gives p another storage."""
-        marks = [(t._version, t.data_ptr(), t.shape)
+        counter, and `p.data = t` gives p another storage or view of it (a
+        transpose keeps the bytes)."""
+        marks = [(t._version, t.data_ptr(), t.shape, t.stride())
                  for t in self.tensors.values()]
-        changed = set() if marks == self.marks else {
-            n for n, m, k in zip(self.tensors, marks, self.marks) if m != k}
-        differ = capture._capture.changed_buffers(self.views, self.kept)
+        if marks == self.marks:
+            changed = set()
+            views, kept, viewed = self.views, self.kept, self.viewed
+        else:
+            changed = {n for n, m, k in zip(self.tensors, marks, self.marks)
+                       if m != k}
+            # Those are changed already; their old views are not compared.
+            keep = [i for i, n in enumerate(self.viewed) if n not in changed]
+            views = [self.views[i] for i in keep]
+            kept = [self.kept[i] for i in keep]
+            viewed = [self.viewed[i] for i in keep]
+        differ = capture._capture.changed_buffers(views, kept)
         if differ:
-            changed.update(self.viewed[i] for i in differ)
+            changed.update(viewed[i] for i in differ)
         if self.snapshots:
             changed.update(n for n, snap in self.snapshots.items()
                            if not torch.equal(self.tensors[n], snap))

@@ -590,20 +590,21 @@ class RLTest(unittest.TestCase):
 
     def test_acting_sees_every_change_to_the_weights(self):
         """A forward-only import (acting) compares the model with what it
-        held when last in step at every call, by version counter, storage
-        and shape, and by value (one compare of the bytes for the model):
-        each change below is what the next forward computes with, and a
-        shape changed through .data is refused."""
+        held when last in step at every call, by version counter, storage,
+        shape and strides, and by value (one compare of the bytes for the
+        model): each change below is what the next forward computes with,
+        and a shape changed through .data is refused."""
 
         class Mixed(nn.Module):
             def __init__(self):
                 super().__init__()
                 self.fc = nn.Linear(4, 3)
+                self.sq = nn.Linear(3, 3)
                 # Not contiguous: numpy cannot view it, torch.equal compares.
                 self.register_buffer("mix", torch.randn(4, 3).t())
 
             def forward(self, x):
-                return self.fc(x) @ self.mix
+                return self.sq(self.fc(x)) @ self.mix
 
         torch.manual_seed(3)
         net = Mixed()
@@ -625,6 +626,13 @@ class RLTest(unittest.TestCase):
         agree()
         with torch.no_grad():
             net.fc.weight.mul_(-1.0)  # a version counter moves
+        agree()
+        net.sq.weight.data = net.sq.weight.data.t()  # same bytes, strides
+        agree()
+        net.sq.bias.data = net.sq.bias.data[:2]  # same address, a shape
+        with self.assertRaisesRegex(capture.Error, "sq.bias"):
+            imported.forward(x=x)
+        net.sq.bias.data = torch.zeros(3)
         agree()
         net.fc.weight.data = net.fc.weight.data.reshape(4, 3)
         with self.assertRaisesRegex(capture.Error, "fc.weight"):
