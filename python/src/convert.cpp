@@ -206,6 +206,7 @@ py::dict python::profileDict(const Profile &p) {
       py::arg("entry") = p.entry, py::arg("eager") = p.eager,
       py::arg("submissions") = p.submissions, py::arg("host") = host,
       py::arg("has_device_times") = p.hasDeviceTimes,
+      py::arg("host_clock") = p.hostClock,
       py::arg("no_device_times") = p.noDeviceTimes,
       py::arg("submission_us") = p.submissionUs,
       py::arg("dispatch_us") = p.dispatchUs, py::arg("kernels") = kernels);

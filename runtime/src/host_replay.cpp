@@ -4,28 +4,47 @@
 // host, so the given inputs go straight into the entry's Input buffer (no
 // staging, nothing to skip) and the outputs come straight from its Output
 // buffer; the matching, the training inputs and the verdicts are the
-// core's, as for a Vulkan replay.
+// core's, as for a Vulkan replay. A profiled run times each launch on the
+// host's clock (the profile's device times).
 //
 //===----------------------------------------------------------------------===//
 
 #include "module_impl.h"
+#include "profile.h"
 
 #include <cstring>
 
 namespace capture::rt {
 
+/// A profile of a host run: every launch timed on the host's clock, as the
+/// device times are on Vulkan (no submission: the kernels are calls).
+static void finishHostProfile(const Module::Impl &m, const EntryDesc &entry,
+                              Profile &profile) {
+  profile.entry = entry.name;
+  profile.eager = false;
+  profile.submissions = 0;
+  profile.hasDeviceTimes = true;
+  profile.hostClock = true;
+  profile.submissionUs = 0;
+  for (double us : profile.dispatchUs)
+    profile.submissionUs += us;
+  tallyKernels(m.desc, entry, profile);
+}
+
 Result<RunResult> runOnHost(Module::Impl &m, EntryState &state,
                             const MatchedCall &call,
                             const RunOptions &options) {
   const EntryDesc &entry = m.desc.entries[state.index];
-  if (options.eager || options.profile || options.deferred)
+  if (options.eager || options.deferred)
     return Status::error(
-        "entry '" + entry.name + "': " +
-        (options.eager     ? "eager runs"
-         : options.profile ? "profiled runs"
-                           : "deferred runs") +
-        " are not available on the host device yet; expected a plain run, "
-        "or a Vulkan device");
+        "entry '" + entry.name +
+        "': " + (options.eager ? "eager runs" : "deferred runs") +
+        " are not available on the host device yet; expected a plain or "
+        "profiled run, or a Vulkan device");
+  Profile *profile = options.profile;
+  if (profile)
+    *profile = Profile();
+  StageTimer timer(profile);
   m.counters.lastUploadBytes = m.counters.lastUploadRegions = 0;
   m.counters.lastSubmits = 0;
   // A failed run leaves scratch undefined: probes must not read it.
@@ -44,14 +63,22 @@ Result<RunResult> runOnHost(Module::Impl &m, EntryState &state,
     return Status::error("replay of entry '" + entry.name +
                          "': failed by the test hook");
   }
-  m.host->run(state.index);
+  timer.lap(&HostStages::packUs);
+  m.host->run(state.index, profile ? &profile->dispatchUs : nullptr);
+  timer.skip(); // the launches are the profile's device times
   m.lastReplayed = static_cast<int64_t>(state.index);
 
   const uint8_t *out =
       entry.outputs.empty() ? nullptr : m.host->buffer(entry.outputBuffer);
   // The update kernel made the refusal's test itself and wrote nothing.
-  CAPTURE_RT_RETURN_IF_ERROR(runVerdict(entry, state.indexCheckOutputs, out,
-                                        state.train ? &*state.train : nullptr));
+  Status verdict = runVerdict(entry, state.indexCheckOutputs, out,
+                              state.train ? &*state.train : nullptr);
+  if (verdict.isError()) {
+    timer.lap(&HostStages::unpackUs);
+    if (profile)
+      finishHostProfile(m, entry, *profile);
+    return verdict;
+  }
   RunResult result;
   result.outputs =
       unpackOutputs(entry, state.indexCheckOutputs, out, call.into);
@@ -60,6 +87,9 @@ Result<RunResult> runOnHost(Module::Impl &m, EntryState &state,
     result.probes.push_back(
         slotTensor(slot, m.host->buffer(slot.buffer) + slot.offset));
   }
+  timer.lap(&HostStages::unpackUs);
+  if (profile)
+    finishHostProfile(m, entry, *profile);
   return result;
 }
 

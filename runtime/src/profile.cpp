@@ -172,6 +172,13 @@ Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
                                                ticks[dispatchEndQuery(d)],
                                                ts.validBits, ts.periodNs);
   }
+  tallyKernels(m.desc, entry, profile);
+  return Status::ok();
+}
+
+void tallyKernels(const ModuleDesc &desc, const EntryDesc &entry,
+                  Profile &profile) {
+  profile.kernels.clear();
   size_t d = 0;
   for (const CommandDesc &c : entry.commands) {
     if (c.kind != CommandDesc::Kind::Dispatch)
@@ -183,7 +190,7 @@ Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
     if (it == profile.kernels.end()) {
       KernelProfile k;
       k.kernel = kernel;
-      k.name = m.desc.kernels[kernel].name;
+      k.name = desc.kernels[kernel].name;
       profile.kernels.push_back(k);
       it = profile.kernels.end() - 1;
     }
@@ -192,7 +199,6 @@ Status finishProfile(const Module::Impl &m, const EntryState &e, bool eager,
       it->deviceUs += profile.dispatchUs[d];
     ++d;
   }
-  return Status::ok();
 }
 
 } // namespace capture::rt

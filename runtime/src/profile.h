@@ -73,6 +73,11 @@ Status readTimestamps(VkDevice device, VkQueryPool pool, uint32_t first,
 /// earlier command has completed.
 void recordTimestamp(VkCommandBuffer cmd, VkQueryPool pool, uint32_t query);
 
+/// Fills `profile.kernels` from `entry`'s dispatches: their count per
+/// kernel and, with device times, the sum of their `dispatchUs`.
+void tallyKernels(const ModuleDesc &desc, const EntryDesc &entry,
+                  Profile &profile);
+
 /// Adds the host time since the previous lap to one stage of a profile.
 /// Without a profile it never reads the clock, so unprofiled runs pay
 /// nothing.

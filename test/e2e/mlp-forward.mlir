@@ -4,10 +4,14 @@
 // RUN: capture-run %t/mlp.capmod --entry predict --input x=%t/in/x.npy --probe h1 --output-dir %t/gpu --repeat 3 | FileCheck %s --check-prefix=REPLAY
 // RUN: capture-interp %s --entry predict --input x=%t/in/x.npy --compare %t/gpu --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
 // RUN: capture-interp %s --entry probe_h1 --input x=%t/in/x.npy --compare %t/gpu --tolerance 1e-5 | FileCheck %s --check-prefix=PROBE
+// RUN: capture-aot %s --target=cpu -o %t/mlp-cpu.capmod
+// RUN: capture-run %t/mlp-cpu.capmod --device host --entry predict --input x=%t/in/x.npy --output-dir %t/host --repeat 2 --profile | FileCheck %s --check-prefix=HOST
+// RUN: capture-interp %s --entry predict --input x=%t/in/x.npy --compare %t/host --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
 
 // End to end: a 2-layer MLP forward (matmul, broadcast add, tanh, relu,
 // probe, reductions) compiled with capture-aot, replayed on the Vulkan
-// device with capture-run, and every output (and the probe) compared with
+// device with capture-run (and, compiled for the cpu target, on the host
+// device, profiled), and every output (and the probe) compared with
 // the reference interpreter.
 
 // REPLAY-LABEL: device:
@@ -16,6 +20,14 @@
 // REPLAY: output mean [1, 6]:
 // REPLAY: probe h1 [5, 24]:
 // REPLAY: replay: 3 calls,
+
+// The host device's profile: its launches timed on the host's clock, no
+// submissions.
+// HOST-LABEL: device: host CPU
+// HOST: profile: 2 calls, replay (0 submissions per call), launches timed on the host's clock (the host device)
+// HOST: total
+// HOST-NEXT: device us/call: {{[0-9.]+}} in kernels (host code; the joins between launches included)
+// HOST-NEXT: host us/call: pack {{[0-9.]+}}, record 0.0, submit 0.0, wait 0.0, unpack
 
 // CMP-DAG: compare logits: {{.*}}: ok
 // CMP-DAG: compare row_sum: {{.*}}: ok

@@ -63,6 +63,7 @@ void addProfile(ProfileTotals &totals, const Profile &p) {
   sum.eager = p.eager;
   sum.submissions = p.submissions;
   sum.hasDeviceTimes = p.hasDeviceTimes;
+  sum.hostClock = p.hostClock;
   sum.noDeviceTimes = p.noDeviceTimes;
   sum.timestampPeriodNs = p.timestampPeriodNs;
   sum.timestampValidBits = p.timestampValidBits;
@@ -77,7 +78,9 @@ void printProfile(const ProfileTotals &totals) {
               p.eager ? "eager" : "replay",
               static_cast<unsigned long long>(p.submissions),
               p.submissions == 1 ? "" : "s");
-  if (p.hasDeviceTimes)
+  if (p.hostClock)
+    std::printf("launches timed on the host's clock (the host device)\n");
+  else if (p.hasDeviceTimes)
     std::printf("device timestamps of %g ns/tick, %u valid bits\n",
                 p.timestampPeriodNs, p.timestampValidBits);
   else
@@ -115,9 +118,14 @@ void printProfile(const ProfileTotals &totals) {
     std::printf("  %-*s  %10llu  %14.3f  %5.1f%%\n", width, "total",
                 static_cast<unsigned long long>(dispatches), total,
                 total > 0 ? 100.0 : 0.0);
-    std::printf("  device us/call: %.3f in kernels, %.3f for the whole "
-                "submission%s (copies and barriers included)\n",
-                total / runs, p.submissionUs / runs, p.eager ? "s" : "");
+    if (p.hostClock)
+      std::printf("  device us/call: %.3f in kernels (host code; the joins "
+                  "between launches included)\n",
+                  total / runs);
+    else
+      std::printf("  device us/call: %.3f in kernels, %.3f for the whole "
+                  "submission%s (copies and barriers included)\n",
+                  total / runs, p.submissionUs / runs, p.eager ? "s" : "");
   } else {
     std::printf("  %-*s  %10llu\n", width, "total",
                 static_cast<unsigned long long>(dispatches));
@@ -145,6 +153,8 @@ void writeProfileJson(JsonWriter &json, const ProfileTotals &totals) {
   json.value(p.submissions);
   json.key("device_times");
   json.value(p.hasDeviceTimes);
+  json.key("host_clock");
+  json.value(p.hostClock);
   if (!p.hasDeviceTimes) {
     json.key("no_device_times");
     json.value(p.noDeviceTimes);

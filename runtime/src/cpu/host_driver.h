@@ -51,8 +51,11 @@ public:
   /// Threads that run a schedule, the caller included.
   unsigned threads() const { return pool->threads(); }
 
-  /// Runs entry `entry`'s schedule (inputs already in its Input buffer).
-  void run(size_t entry) const { runSchedule(schedules[entry], *pool); }
+  /// Runs entry `entry`'s schedule (inputs already in its Input buffer);
+  /// with `launchUs`, appends each launch's wall time (microseconds).
+  void run(size_t entry, std::vector<double> *launchUs = nullptr) const {
+    runSchedule(schedules[entry], *pool, launchUs);
+  }
 
 private:
   HostDriver() = default;

@@ -2,6 +2,8 @@
 
 #include "host_schedule.h"
 
+#include <chrono>
+
 #include <xmmintrin.h>
 
 namespace capture::rt {
@@ -50,7 +52,8 @@ static void runPart(const void *context, int64_t begin, int64_t end) {
     p.launch->entry(p.bindings, g, p.launch->groups);
 }
 
-void runSchedule(const HostSchedule &schedule, HostPool &pool) {
+void runSchedule(const HostSchedule &schedule, HostPool &pool,
+                 std::vector<double> *launchUs) {
   // Denormal gradients and moments slow a long training run down several
   // times (docs/architecture.md); the kernels run with them flushed. The
   // caller's own arithmetic keeps its mode.
@@ -58,13 +61,19 @@ void runSchedule(const HostSchedule &schedule, HostPool &pool) {
   _mm_setcsr(saved | kFlushDenormals);
   for (const HostLaunch &l : schedule.launches) {
     void *const *bindings = schedule.bindings.data() + l.firstBinding;
+    auto start = launchUs ? std::chrono::steady_clock::now()
+                          : std::chrono::steady_clock::time_point();
     if (l.parallel) {
       LaunchPart part{&l, bindings};
       pool.parallelFor(l.groups, runPart, &part);
-      continue;
+    } else {
+      for (int64_t g = 0; g < l.groups; ++g)
+        l.entry(bindings, g, l.groups);
     }
-    for (int64_t g = 0; g < l.groups; ++g)
-      l.entry(bindings, g, l.groups);
+    if (launchUs)
+      launchUs->push_back(std::chrono::duration<double, std::micro>(
+                              std::chrono::steady_clock::now() - start)
+                              .count());
   }
   _mm_setcsr(saved);
 }

@@ -61,8 +61,10 @@ resolveSchedule(const ModuleDesc &desc, const EntryDesc &entry,
 
 /// Runs `schedule` on the calling thread and `pool` (its parallel launches),
 /// with denormals flushed to zero (FTZ and DAZ) and the caller's
-/// floating-point control restored after.
-void runSchedule(const HostSchedule &schedule, HostPool &pool);
+/// floating-point control restored after. With `launchUs`, each launch's
+/// wall time in microseconds is appended to it, in schedule order.
+void runSchedule(const HostSchedule &schedule, HostPool &pool,
+                 std::vector<double> *launchUs = nullptr);
 
 } // namespace capture::rt
 

@@ -113,8 +113,13 @@ struct Profile {
   /// Host time of each stage.
   HostStages host;
   /// Whether device times were measured: the compute queue has timestamp
-  /// queries (timestampValidBits > 0, timestampPeriod > 0).
+  /// queries (timestampValidBits > 0, timestampPeriod > 0), or the run was
+  /// on the host device (hostClock).
   bool hasDeviceTimes = false;
+  /// Whether the device times are the host's clock around each launch:
+  /// on the host device, whose kernels are calls (no submission, no
+  /// timestamps; submissionUs is the launches' sum).
+  bool hostClock = false;
   /// Why there are no device times, when hasDeviceTimes is false.
   std::string noDeviceTimes;
   /// Nanoseconds per timestamp tick (VkPhysicalDeviceLimits).
