@@ -589,15 +589,21 @@ rt::Status Tracer::trainStep(const std::string &name,
   return record(*state_, name, inputs, fn, kind, loc);
 }
 
+/// `module` as `.mlir` text, its locations included (they name the user's
+/// lines): what toMlir() gives and what the compile cache keys.
+static std::string textOf(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                      /*prettyForm=*/false));
+  return text;
+}
+
 rt::Result<std::string> Tracer::toMlir() const {
   state_->declareWeights();
   if (std::string error = state_->moduleFailure(); !error.empty())
     return rt::Status::error("tracer: " + error);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  state_->module->print(os, OpPrintingFlags().enableDebugInfo(
-                                /*enable=*/true, /*prettyForm=*/false));
-  return text;
+  return textOf(*state_->module);
 }
 
 rt::Result<std::vector<uint8_t>> Tracer::compile(const CompileOptions &options,
@@ -611,12 +617,7 @@ rt::Result<std::vector<uint8_t>> Tracer::compile(const CompileOptions &options,
     return rt::Status::error("tracer: " + error);
   std::string key;
   if (cache.enabled()) {
-    // The text the module would be compiled from, its locations included.
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    s.module->print(os, OpPrintingFlags().enableDebugInfo(
-                            /*enable=*/true, /*prettyForm=*/false));
-    key = CompileCache::keyOf(text, options);
+    key = CompileCache::keyOf(textOf(*s.module), options);
     if (std::optional<std::vector<uint8_t>> bytes = cache.find(key)) {
       if (hit)
         *hit = true;

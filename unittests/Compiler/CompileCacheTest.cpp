@@ -9,6 +9,7 @@
 #include "capture/Compiler/CompileCache.h"
 #include "capture/Compiler/Compiler.h"
 #include "capture/InitAll.h"
+#include "test_env.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -71,25 +72,7 @@ struct CompileCacheDir : ::testing::Test {
   std::string dir;
 };
 
-/// Sets an environment variable for one scope, restoring it after.
-struct ScopedEnv {
-  ScopedEnv(const char *name, const char *value) : name(name) {
-    if (const char *old = std::getenv(name))
-      saved = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (saved)
-      setenv(name, saved->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  const char *name;
-  std::optional<std::string> saved;
-};
+using capture::rt::test::ScopedEnv;
 
 TEST(CompileCache, TheKeyFollowsTheTextAndEveryOption) {
   std::string base = CompileCache::keyOf(kModule, CompileOptions());
@@ -175,8 +158,9 @@ TEST_F(CompileCacheDir, NoCacheStoresNothing) {
 }
 
 TEST(CompileCache, TheEnvironmentChoosesTheDirectory) {
-  ScopedEnv off("CAPTURE_CACHE", nullptr), dir("CAPTURE_CACHE_DIR", nullptr),
-      xdg("XDG_CACHE_HOME", nullptr), home("HOME", "/home/someone");
+  ScopedEnv off("CAPTURE_CACHE", std::nullopt),
+      dir("CAPTURE_CACHE_DIR", std::nullopt),
+      xdg("XDG_CACHE_HOME", std::nullopt), home("HOME", "/home/someone");
   EXPECT_EQ(CompileCache::fromEnvironment().dir(),
             "/home/someone/.cache/capture");
   {
@@ -191,7 +175,7 @@ TEST(CompileCache, TheEnvironmentChoosesTheDirectory) {
     ScopedEnv on("CAPTURE_CACHE", "1");
     EXPECT_EQ(CompileCache::fromEnvironment().dir(), "/somewhere");
   }
-  ScopedEnv nohome("HOME", nullptr);
+  ScopedEnv nohome("HOME", std::nullopt);
   EXPECT_FALSE(CompileCache::fromEnvironment().enabled());
 }
 
