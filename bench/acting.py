@@ -41,7 +41,8 @@ def main():
     torch_timing.set_threads(1)
     torch.manual_seed(0)
     agent = Agent()
-    devices = {"vulkan": capture.Device(), "host": capture.Device("host")}
+    devices = {"vulkan": capture.Device("vulkan"),
+               "host": capture.Device("host")}
     variants = {}
     for batch in (1, 8):
         obs = np.random.default_rng(batch).standard_normal(

@@ -107,14 +107,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   StepData data = readData(args[1]);
-  // [0]: the default Vulkan device, [1]: the host device with one thread,
-  // [2]: with one per core.
+  // [0]: the Vulkan device (a GPU, else lavapipe), [1]: the host device with
+  // one thread, [2]: with one per core.
   std::unique_ptr<rt::Module> modules[3];
   std::string names[3];
   for (int d = 0; d < 3; ++d) {
     rt::DeviceOptions options;
-    if (d > 0)
-      options.selector = "host";
+    options.selector = d > 0 ? "host" : "vulkan";
     if (d == 1)
       options.cpuThreads = 1;
     rt::Result<std::shared_ptr<rt::Device>> device =

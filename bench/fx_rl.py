@@ -139,7 +139,7 @@ def main():
         p.error("--aot needs capture-aot, not found at %s (build first, or "
                 "give --build DIR)" % aot)
     torch_timing.set_threads(1)  # its BLAS too
-    device = capture.Device()
+    device = capture.Device("vulkan")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for b in batches:

@@ -35,8 +35,8 @@ print("median us/step: captured step %.1f, PyTorch %.1f: PyTorch / captured = %.
 PY
 
 model="$work/ppo.mlir"
-echo "== the AOT path: capture-aot on the traced module; 20 steps on the device vs the reference interpreter =="
-"$build/bin/capture-aot" "$model" -o "$work/ppo.capmod"
+echo "== the AOT path: capture-aot on the traced module (host code and SPIR-V); 20 steps on the device vs the reference interpreter =="
+"$build/bin/capture-aot" "$model" --target=cpu -o "$work/ppo.capmod"
 args=()
 for name in obs act adv ret old_logp; do
   args+=(--input "$name=$work/data/input.$name.npy")
@@ -46,7 +46,8 @@ for file in "$work"/data/init.*.npy; do
   args+=(--param "${name#init.}=$file")
 done
 "$build/tools/capture-run/capture-run" "$work/ppo.capmod" --entry train \
-  --steps 20 "${args[@]}" | grep '^step' > "$work/device20.txt"
+  --steps 20 "${args[@]}" | tee "$work/run20.txt" | grep '^step' > "$work/device20.txt"
+grep '^device: ' "$work/run20.txt"
 "$build/bin/capture-interp" "$model" --entry train --steps 20 "${args[@]}" \
   | grep '^step' > "$work/interp20.txt"
 /usr/bin/python3 - "$work/device20.txt" "$work/interp20.txt" <<'PY'

@@ -90,8 +90,9 @@ inline bool failed(const rt::Status &status, const char *prog,
 }
 
 /// The device the environment asks for (CAPTURE_DEVICE, CAPTURE_VALIDATION),
-/// chosen as the tools choose one (the library reads no environment); null
-/// after printing why when there is none.
+/// chosen as the tools choose one (the library reads no environment; else
+/// a GPU, else the host device); null after printing why when there is
+/// none.
 inline std::shared_ptr<rt::Device> exampleDevice(const char *prog) {
   rt::Result<std::shared_ptr<rt::Device>> d =
       rt::Device::create(rt::deviceOptionsFromEnvironment());
@@ -206,7 +207,8 @@ runTraining(Params &params, CapturedStep &train,
   rt::Result<std::shared_ptr<rt::Device>> device = params.device();
   if (failed(device.status(), prog, "device"))
     return std::nullopt;
-  std::printf("device: %s\n", device.value()->info().name.c_str());
+  std::printf("device: %s (%s)\n", device.value()->info().name.c_str(),
+              device.value()->choice().c_str());
   rt::Result<TrainResult> result = trainLoop(train, batch, steps, 10, format);
   if (failed(result.status(), prog, "train"))
     return std::nullopt;

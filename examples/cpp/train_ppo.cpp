@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "capture/rt/capmod.h"
 #include "capture/rt/device.h"
 #include "capture/rt/environment.h"
 #include "capture/rt/module.h"
@@ -39,19 +40,25 @@ int main(int argc, char **argv) {
   std::string data = argv[2];
   int steps = argc > 3 ? std::atoi(argv[3]) : 50;
 
-  // A device (lavapipe when there is no GPU; CAPTURE_DEVICE picks another,
-  // read here as a tool reads it) and the module on it: loading verifies
-  // the file, creates the pipelines and records each entry once.
-  Result<std::shared_ptr<Device>> device =
-      Device::create(deviceOptionsFromEnvironment());
+  // The module file (read and verified), a device that can run it
+  // (CAPTURE_DEVICE, read here as a tool reads it; else a GPU; else the
+  // host device when the module has host code, capture-aot --target=cpu;
+  // else lavapipe) and the module on it: loading creates the pipelines and
+  // records each entry once.
+  Result<ModuleDesc> desc = readCapmodFile(argv[1]);
+  if (failed(desc.status(), "load"))
+    return 1;
+  Result<std::shared_ptr<Device>> device = Device::create(
+      deviceOptionsFor(desc.value(), deviceOptionsFromEnvironment()));
   if (failed(device.status(), "device"))
     return 1;
   Result<std::unique_ptr<Module>> loaded =
-      Module::loadFile(device.value(), argv[1]);
+      Module::load(device.value(), std::move(desc).value());
   if (failed(loaded.status(), "load"))
     return 1;
   Module &module = *loaded.value();
-  std::printf("device: %s\n", device.value()->info().name.c_str());
+  std::printf("device: %s (%s)\n", device.value()->info().name.c_str(),
+              device.value()->choice().c_str());
 
   // Weights live on the device; set each from DATA_DIR/init.<name>.npy.
   for (const WeightDesc &weight : module.desc().weights) {

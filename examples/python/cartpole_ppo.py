@@ -223,15 +223,16 @@ def main():
     p.add_argument("--table")
     p.add_argument("--only", choices=["capture", "torch"])
     p.add_argument("--device", help="capture.Device selector ('host', "
-                   "'cpu', 'gpu', an index or part of a name)")
+                   "'vulkan', 'cpu', 'gpu', an index or part of a name; "
+                   "default: CAPTURE_DEVICE, else a GPU, else 'host')")
     a = p.parse_args()
     if a.iterations < 1:
         p.error("--iterations must be >= 1, got %d" % a.iterations)
     torch.set_num_threads(1)  # the peer on one thread, as in bench/
     kinds = [a.only] if a.only else ["capture", "torch"]
-    device = capture.Device(a.device) if a.device is not None else None
-    if device is not None:
-        print("capture device: %s" % device.name)
+    # As Params would choose it: CAPTURE_DEVICE, else a GPU, else the host.
+    device = capture.Device(a.device or "")
+    print("capture device: %s (%s)" % (device.name, device.choice))
     results = {}
     for kind in kinds:
         t0 = time.perf_counter()

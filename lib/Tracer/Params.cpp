@@ -13,6 +13,7 @@
 
 #include "capture/Dialect/Ag/IR/AgInitializer.h"
 #include "capture/Dialect/Ag/IR/AgOps.h"
+#include "capture/rt/environment.h"
 #include "capture/rt/initializer.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -85,7 +86,10 @@ void ParamsState::fail(const SourceLoc &loc, const std::string &message) {
 rt::Result<std::shared_ptr<rt::Device>> ParamsState::getDevice() {
   if (device)
     return device;
-  rt::Result<std::shared_ptr<rt::Device>> created = rt::Device::create();
+  // As the tools do: CAPTURE_DEVICE, else the default (a GPU, else the
+  // host device, whose recordings compile for the cpu target).
+  rt::Result<std::shared_ptr<rt::Device>> created =
+      rt::Device::create(rt::deviceOptionsFromEnvironment());
   if (created.isError())
     return created.status().withContext("Params: creating the device");
   device = created.value();

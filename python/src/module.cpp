@@ -14,6 +14,7 @@
 #include "capture/rt/census.h"
 #include "capture/rt/cpu_threads_advice.h"
 #include "capture/rt/device.h"
+#include "capture/rt/environment.h"
 
 #include "convert.h"
 #include "tracer.h"
@@ -41,6 +42,13 @@ std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
                                    const std::string &wait) {
   DeviceOptions options;
   options.selector = selector;
+  // CAPTURE_DEVICE picks when no selector is given, as in the tools; the
+  // validation argument stays the caller's.
+  if (selector.empty()) {
+    DeviceOptions env = deviceOptionsFromEnvironment();
+    options.selector = env.selector;
+    options.selectorSource = env.selectorSource;
+  }
   options.validation = validation;
   options.cpuThreads = cpuThreads;
   options.waitPolicy = take(parseWaitPolicy(wait, "Device(wait=)"));
@@ -135,9 +143,12 @@ PYBIND11_MODULE(_capture, m) {
       .def(py::init(&makeDevice), py::arg("selector") = "",
            py::arg("validation") = false, py::arg("cpu_threads") = py::none(),
            py::arg("wait") = "auto",
-           "A device: an index, 'cpu', 'gpu' or part of a name ('' picks "
-           "the default); cpu_threads sets llvmpipe's threads (0 when None, "
-           "-1: llvmpipe's pool; advise_cpu_threads chooses for a module); "
+           "A device: an index, 'cpu' (lavapipe), 'gpu', 'vulkan' (a GPU, "
+           "else lavapipe), 'host' (native code) or part of a name ('': env "
+           "CAPTURE_DEVICE, else a GPU, else the host device; .choice says "
+           "why); cpu_threads sets the host device's or llvmpipe's threads "
+           "(None: one per core on the host, 0 on llvmpipe; -1: llvmpipe's "
+           "pool; advise_cpu_threads chooses for a module); "
            "wait how the host waits for each step: 'auto', 'block' or "
            "'spin'.")
       .def_property_readonly("name",
@@ -148,6 +159,10 @@ PYBIND11_MODULE(_capture, m) {
                              })
       .def_property_readonly(
           "wait", [](const Device &d) { return describeWait(d.waitSetting()); })
+      .def_property_readonly(
+          "choice", [](const Device &d) { return d.choice(); },
+          "Why this device was chosen: 'selector 'host'', 'default: no "
+          "Vulkan GPU, so the host device', ...")
       .def_property_readonly(
           "submit_count", &Device::submitCount,
           "vkQueueSubmit calls made on this device so far, by all its "

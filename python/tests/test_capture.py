@@ -172,6 +172,32 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("Device(wait=) is 'spn', expected 'auto', 'block' or "
                       "'spin' (did you mean 'spin'?)", str(e.exception))
 
+    def test_the_default_device_and_why(self):
+        """CAPTURE_DEVICE picks when no selector is given; without it the
+        default is a GPU, else the host device; .choice says which rule."""
+        saved = os.environ.pop("CAPTURE_DEVICE", None)
+        try:
+            default = capture.Device()
+            gpu = any(d["type"] in ("discrete-gpu", "integrated-gpu",
+                                    "virtual-gpu") for d in capture.devices())
+            if gpu:
+                self.assertTrue(default.choice.startswith("default: the "),
+                                default.choice)
+            else:
+                self.assertEqual(default.choice,
+                                 "default: no Vulkan GPU, so the host device")
+                self.assertTrue(default.name.startswith("host CPU"))
+            os.environ["CAPTURE_DEVICE"] = "host"
+            host = capture.Device()
+            self.assertEqual(host.choice, "CAPTURE_DEVICE 'host'")
+            self.assertTrue(host.name.startswith("host CPU"))
+            self.assertEqual(capture.Device("vulkan").choice,
+                             "selector 'vulkan'")
+        finally:
+            os.environ.pop("CAPTURE_DEVICE", None)
+            if saved is not None:
+                os.environ["CAPTURE_DEVICE"] = saved
+
     def test_devices_lists_the_device(self):
         names = [d["name"] for d in capture.devices()]
         self.assertIn(self.device.name, names)

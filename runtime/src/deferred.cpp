@@ -18,6 +18,16 @@ uint64_t Device::Impl::deferRun(DeferredItem item) {
   return deferred.back().ticket;
 }
 
+uint64_t Device::Impl::ranAtOnce(Result<RunResult> result) {
+  uint64_t ticket = nextTicket++;
+  DeferredOutcome &out = deferredDone[ticket];
+  if (result.isError())
+    out.status = result.status();
+  else
+    out.result = std::move(result).value();
+  return ticket;
+}
+
 bool Device::Impl::hasDeferred(const void *owner) const {
   for (const auto *items : {&deferred, &riding})
     for (const DeferredItem &item : *items)

@@ -121,10 +121,11 @@ Result<size_t> select(const std::vector<Candidate> &candidates,
     return Status::error("no usable Vulkan device matches " + source + " '" +
                          selector + "' (" + why +
                          "); devices found: " + listing(candidates) +
-                         ". Use an index, 'cpu' (lavapipe), 'gpu', 'host' "
-                         "(native code, no Vulkan), or part of a device name");
+                         ". Use an index, 'cpu' (lavapipe), 'gpu', 'vulkan' "
+                         "(a GPU, else lavapipe), 'host' (native code, no "
+                         "Vulkan), or part of a device name");
   };
-  if (sel.empty()) {
+  if (sel.empty() || sel == "vulkan") {
     std::optional<size_t> best;
     for (size_t i = 0; i < candidates.size(); ++i)
       if (usable(i) && (!best || preference(candidates[i].info.type) <
@@ -370,10 +371,38 @@ Device::Device(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Device::~Device() = default;
 
+/// Whether `candidates` hold a usable GPU (what the default prefers to the
+/// host device).
+static bool hasGpu(const std::vector<Candidate> &candidates) {
+  for (const Candidate &c : candidates)
+    if (c.info.hasCompute &&
+        preference(c.info.type) <= preference(DeviceType::VirtualGpu))
+      return true;
+  return false;
+}
+
+/// Why a Vulkan device was chosen (Device::choice).
+static std::string vulkanChoice(const DeviceOptions &options,
+                                const DeviceInfo &chosen) {
+  if (!options.selector.empty())
+    return options.selectorSource + " '" + options.selector + "'";
+  if (preference(chosen.type) <= preference(DeviceType::VirtualGpu))
+    return std::string("default: the first ") + deviceTypeName(chosen.type);
+  if (options.validation)
+    return "default: no Vulkan GPU, and validation was asked (the host "
+           "device has none)";
+  if (!options.hostRuledOut.empty())
+    return "default: no Vulkan GPU, and the host device cannot run it (" +
+           options.hostRuledOut + ")";
+  return "default: no Vulkan GPU";
+}
+
 /// The host device: no Vulkan at all; modules loaded on it run their host
 /// code (the cpu target) on the calling thread and `threads` - 1 workers.
-static std::unique_ptr<Device::Impl> hostDevice(const DeviceOptions &options) {
+static std::unique_ptr<Device::Impl> hostDevice(const DeviceOptions &options,
+                                                std::string choice) {
   auto impl = std::make_unique<Device::Impl>();
+  impl->choice = std::move(choice);
   // cpuThreads counts a pool beside the calling thread's work, as for
   // llvmpipe: absent, one thread per core the process may use.
   unsigned threads = allowedCpus();
@@ -402,14 +431,24 @@ static std::unique_ptr<Device::Impl> hostDevice(const DeviceOptions &options) {
 }
 
 Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
-  if (lower(options.selector) == "host") {
+  std::string selector = lower(options.selector);
+  if (selector == "host") {
     if (options.validation)
       return Status::error(
           "the host device (" + options.selectorSource +
           " 'host') has no Vulkan validation layer to enable; expected "
           "validation off, or a Vulkan device");
-    return std::shared_ptr<Device>(new Device(hostDevice(options)));
+    return std::shared_ptr<Device>(new Device(hostDevice(
+        options, options.selectorSource + " '" + options.selector + "'")));
   }
+  // Without a Vulkan GPU the default is the host device: native code runs
+  // a step several times as fast as lavapipe runs its SPIR-V.
+  bool hostAllowed =
+      selector.empty() && !options.validation && options.hostRuledOut.empty();
+  auto onHost = [&](const std::string &why) {
+    return Result<std::shared_ptr<Device>>(std::shared_ptr<Device>(new Device(
+        hostDevice(options, "default: " + why + ", so the host device"))));
+  };
   Result<CpuThreadsSetting> cpuThreads = chooseCpuThreads(options);
   if (cpuThreads.isError())
     return cpuThreads.status();
@@ -422,11 +461,14 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   impl->printMessages = options.printValidationMessages;
   impl->onMessage = options.onValidationMessage;
   impl->memoryLimit = options.memoryLimit;
-  CAPTURE_RT_RETURN_IF_ERROR(createInstance(*impl));
+  if (Status created = createInstance(*impl); created.isError())
+    return hostAllowed ? onHost("no Vulkan driver") : created;
 
   Result<std::vector<Candidate>> candidates = enumerate(impl->instance);
   if (candidates.isError())
-    return candidates.status();
+    return hostAllowed ? onHost("no Vulkan device") : candidates.status();
+  if (hostAllowed && !hasGpu(candidates.value()))
+    return onHost("no Vulkan GPU");
   Result<size_t> chosen =
       select(candidates.value(), options.selector, options.selectorSource);
   if (chosen.isError())
@@ -434,6 +476,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   const Candidate &c = candidates.value()[chosen.value()];
   impl->physical = c.physical;
   impl->info = c.info;
+  impl->choice = vulkanChoice(options, c.info);
   impl->queueFamily = c.queueFamily;
   Result<WaitSetting> wait = chooseWait(options.waitPolicy, impl->info,
                                         impl->cpuThreads, allowedCpus());
@@ -475,7 +518,17 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   return std::shared_ptr<Device>(new Device(std::move(impl)));
 }
 
+DeviceOptions deviceOptionsFor(const ModuleDesc &module,
+                               DeviceOptions options) {
+  if (!module.hostCode && options.hostRuledOut.empty())
+    options.hostRuledOut =
+        "the module has no host code: capture-aot --target=cpu adds it";
+  return options;
+}
+
 const DeviceInfo &Device::info() const { return impl_->info; }
+
+const std::string &Device::choice() const { return impl_->choice; }
 
 const DeviceLimits &Device::limits() const { return impl_->limits; }
 

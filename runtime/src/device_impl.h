@@ -71,6 +71,10 @@ struct Device::Impl {
   /// ticket (deferred.cpp).
   uint64_t deferRun(DeferredItem item);
 
+  /// Keeps the result of a deferred run that ran at once (the host device)
+  /// for its DeferredRun; returns its ticket (deferred.cpp).
+  uint64_t ranAtOnce(Result<RunResult> result);
+
   /// Submits the deferred runs in one vkQueueSubmit, waits, and leaves
   /// each result for its ticket (Device::submitDeferred; deferred.cpp).
   Status submitDeferred();
@@ -152,6 +156,8 @@ struct Device::Impl {
   VkPhysicalDeviceMemoryProperties memory{};
   /// Public description of `physical`.
   DeviceInfo info;
+  /// Why this device was chosen (Device::choice).
+  std::string choice;
   /// Limits modules are checked against.
   DeviceLimits limits;
   /// The llvmpipe thread count the instance was created with.

@@ -35,12 +35,13 @@ Result<RunResult> runOnHost(Module::Impl &m, EntryState &state,
                             const MatchedCall &call,
                             const RunOptions &options) {
   const EntryDesc &entry = m.desc.entries[state.index];
-  if (options.eager || options.deferred)
+  if (options.eager)
     return Status::error(
         "entry '" + entry.name +
-        "': " + (options.eager ? "eager runs" : "deferred runs") +
-        " are not available on the host device yet; expected a plain or "
-        "profiled run, or a Vulkan device");
+        "': an eager run (one submission per dispatch, the baseline of a "
+        "Vulkan replay) has no meaning on the host device, which makes no "
+        "submissions; expected a plain, profiled or deferred run, or a "
+        "Vulkan device (selector 'vulkan')");
   Profile *profile = options.profile;
   if (profile)
     *profile = Profile();

@@ -199,8 +199,18 @@ Result<RunResult> Module::runViews(std::string_view entryName,
   CAPTURE_RT_RETURN_IF_ERROR(matchCall(
       m.desc, entry, state.weightsRead, *m.unsetWeights,
       state.indexCheckOutputs, inputs, outputViews, options.probes, call));
-  if (m.host)
-    return runOnHost(m, state, call, options);
+  if (m.host) {
+    if (!deferred)
+      return runOnHost(m, state, call, options);
+    // Nothing to save by waiting on the host: the run happens now, in the
+    // order deferred, and its handle holds what take() gives (a refused
+    // step's error included, as on Vulkan).
+    RunOptions now = options;
+    now.deferred = nullptr;
+    *options.deferred =
+        DeferredRun(m.device, m.dev.ranAtOnce(runOnHost(m, state, call, now)));
+    return RunResult();
+  }
   const std::vector<const TensorView *> &given = call.given;
   const std::vector<const OutputView *> &into = call.into;
   const std::vector<size_t> &probes = call.probes;

@@ -33,7 +33,7 @@ std::optional<std::string> lpNumThreads() {
 
 /// Creates a device with `cpuThreads`; the setting it reports.
 CpuThreadsSetting settingFor(std::optional<int> cpuThreads) {
-  DeviceOptions options = deviceOptionsFromEnvironment();
+  DeviceOptions options = vulkanTestOptions();
   options.cpuThreads = cpuThreads;
   Result<std::shared_ptr<Device>> device = Device::create(options);
   EXPECT_TRUE(device.isOk()) << device.message();

@@ -13,6 +13,7 @@
 #include "capture/rt/device.h"
 #include "capture/rt/environment.h"
 #include "capture/rt/module.h"
+#include "test_env.h"
 
 #include <gtest/gtest.h>
 
@@ -27,8 +28,7 @@ namespace capture::rt::test {
 class DeviceTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    Result<std::shared_ptr<Device>> d =
-        Device::create(deviceOptionsFromEnvironment());
+    Result<std::shared_ptr<Device>> d = Device::create(vulkanTestOptions());
     if (d.isOk())
       device = d.value();
     else

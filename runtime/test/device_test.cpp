@@ -36,22 +36,47 @@ TEST(Device, ListsDevices) {
   }
 }
 
-TEST(Device, DefaultPrefersAGpuElseTheCpu) {
+TEST(Device, DefaultPrefersAGpuElseTheHostDevice) {
   Result<std::vector<DeviceInfo>> devices = listDevices();
   ASSERT_TRUE(devices.isOk()) << devices.message();
   bool anyGpu = false;
   for (const DeviceInfo &d : devices.value())
     anyGpu |= d.hasCompute && (d.type == DeviceType::DiscreteGpu ||
-                               d.type == DeviceType::IntegratedGpu);
-  Result<std::shared_ptr<Device>> device = createWith("");
+                               d.type == DeviceType::IntegratedGpu ||
+                               d.type == DeviceType::VirtualGpu);
+  Result<std::shared_ptr<Device>> chosen = createWith("");
+  ASSERT_TRUE(chosen.isOk()) << chosen.message();
+  if (anyGpu) {
+    EXPECT_NE(chosen.value()->info().type, DeviceType::Host);
+    EXPECT_THAT(chosen.value()->choice(), HasSubstr("default: the first "));
+  } else {
+    EXPECT_EQ(chosen.value()->info().type, DeviceType::Host)
+        << describeDevice(chosen.value()->info());
+    EXPECT_EQ(chosen.value()->choice(),
+              "default: no Vulkan GPU, so the host device");
+  }
+  // Without the host device (what will run has no host code; validation):
+  // a GPU, else lavapipe, and the choice says why.
+  DeviceOptions vulkanOnly;
+  vulkanOnly.hostRuledOut = "no host code here";
+  Result<std::shared_ptr<Device>> device = Device::create(vulkanOnly);
   ASSERT_TRUE(device.isOk()) << device.message();
   const DeviceInfo &info = device.value()->info();
-  if (anyGpu)
+  if (anyGpu) {
     EXPECT_TRUE(info.type == DeviceType::DiscreteGpu ||
-                info.type == DeviceType::IntegratedGpu)
+                info.type == DeviceType::IntegratedGpu ||
+                info.type == DeviceType::VirtualGpu)
         << describeDevice(info);
-  else
+  } else {
     EXPECT_EQ(info.type, DeviceType::Cpu) << describeDevice(info);
+    EXPECT_EQ(device.value()->choice(),
+              "default: no Vulkan GPU, and the host device cannot run it (no "
+              "host code here)");
+  }
+  Result<std::shared_ptr<Device>> vulkan = createWith("Vulkan");
+  ASSERT_TRUE(vulkan.isOk()) << vulkan.message();
+  EXPECT_EQ(vulkan.value()->info().index, info.index);
+  EXPECT_EQ(vulkan.value()->choice(), "selector 'Vulkan'");
   EXPECT_THAT(describeDevice(info), HasSubstr(info.name + " ("));
   const DeviceLimits &limits = device.value()->limits();
   EXPECT_GT(limits.maxWorkGroupInvocations, 0u);
@@ -135,7 +160,13 @@ TEST(Device, NoDriverSaysHowToInstallOne) {
   // Under validation the loader's own complaints about the missing driver
   // would reach the messenger and fail the CAPTURE_VALIDATION=1 ctest run.
   ScopedEnv validation("CAPTURE_VALIDATION", std::nullopt);
-  Result<std::shared_ptr<Device>> device = Device::create();
+  // The default runs native code then: no Vulkan needed.
+  Result<std::shared_ptr<Device>> host = Device::create();
+  ASSERT_TRUE(host.isOk()) << host.message();
+  EXPECT_EQ(host.value()->info().type, DeviceType::Host);
+  EXPECT_EQ(host.value()->choice(),
+            "default: no Vulkan driver, so the host device");
+  Result<std::shared_ptr<Device>> device = createWith("vulkan");
   ASSERT_TRUE(device.isError()) << "a device was found with no driver";
   EXPECT_THAT(device.message(),
               AllOf(HasSubstr("no Vulkan driver found"),

@@ -54,7 +54,7 @@ struct Messages {
   std::vector<std::string> all;
 
   DeviceOptions options() {
-    DeviceOptions o;
+    DeviceOptions o = vulkanTestOptions();
     o.validation = validationLayerAvailable();
     o.onValidationMessage = [this](const std::string &m) {
       std::lock_guard<std::mutex> lock(mutex);
@@ -344,7 +344,7 @@ TEST(OutOfMemory, TexelModuleLoadsFailCleanly) {
 }
 
 TEST(OutOfMemory, MemoryLimitOptionApplies) {
-  DeviceOptions options = deviceOptionsFromEnvironment();
+  DeviceOptions options = vulkanTestOptions();
   options.memoryLimit = 1024;
   Result<std::shared_ptr<Device>> device = Device::create(options);
   ASSERT_TRUE(device.isOk()) << device.message();

@@ -461,8 +461,7 @@ TEST_F(LibraryTest, SharedWeightsNeedWeightsOnBothSidesAndOneDevice) {
               HasSubstr("LoadOptions::shareWeightsWith: the module to share "
                         "with has no weights"));
   // Another device (of the same driver) holds other memory.
-  Result<std::shared_ptr<Device>> other =
-      Device::create(deviceOptionsFromEnvironment());
+  Result<std::shared_ptr<Device>> other = Device::create(vulkanTestOptions());
   ASSERT_TRUE(other.isOk()) << other.message();
   share.shareWeightsWith = a.get();
   EXPECT_THAT(Module::load(other.value(), evalOnly(), share).message(),

@@ -3,6 +3,8 @@
 #ifndef CAPTURE_RT_TEST_ENV_H
 #define CAPTURE_RT_TEST_ENV_H
 
+#include "capture/rt/environment.h"
+
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -37,6 +39,16 @@ private:
   /// Value before this object, if any.
   std::optional<std::string> previous;
 };
+
+/// The options of a test of the Vulkan path, whose modules have no host
+/// code: deviceOptionsFromEnvironment() (CAPTURE_DEVICE picks, as in the
+/// tools), whose default then never picks the host device (a GPU, else
+/// lavapipe).
+inline DeviceOptions vulkanTestOptions() {
+  DeviceOptions options = deviceOptionsFromEnvironment();
+  options.hostRuledOut = "the test's modules have no host code";
+  return options;
+}
 
 } // namespace capture::rt::test
 

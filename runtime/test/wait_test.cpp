@@ -13,6 +13,7 @@
 #include "device_impl.h"
 #include "module_access.h"
 #include "raw_commands.h"
+#include "test_env.h"
 #include "test_util.h"
 #include "wait.h"
 
@@ -99,7 +100,7 @@ TEST(WaitPolicy, AutoSpinsOnlyBesideLlvmpipeWithoutItsPool) {
 }
 
 TEST(WaitPolicy, AValueOutsideTheEnumIsAnError) {
-  DeviceOptions options = deviceOptionsFromEnvironment();
+  DeviceOptions options = vulkanTestOptions();
   options.waitPolicy = static_cast<WaitPolicy>(7);
   Result<std::shared_ptr<Device>> device = Device::create(options);
   ASSERT_TRUE(device.isError());
@@ -124,7 +125,7 @@ TEST(WaitHistory, PredictsTheLeastOfTheLastEightWaits) {
 
 /// A device with `policy`, as the environment asks otherwise.
 std::shared_ptr<Device> deviceWith(WaitPolicy policy) {
-  DeviceOptions options = deviceOptionsFromEnvironment();
+  DeviceOptions options = vulkanTestOptions();
   options.waitPolicy = policy;
   Result<std::shared_ptr<Device>> device = Device::create(options);
   EXPECT_TRUE(device.isOk()) << device.message();

@@ -7,6 +7,9 @@
 // RUN: capture-aot %s --target=cpu -o %t/mlp-cpu.capmod
 // RUN: capture-run %t/mlp-cpu.capmod --device host --entry predict --input x=%t/in/x.npy --output-dir %t/host --repeat 2 --profile | FileCheck %s --check-prefix=HOST
 // RUN: capture-interp %s --entry predict --input x=%t/in/x.npy --compare %t/host --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
+// RUN: env -u CAPTURE_DEVICE capture-run %t/mlp-cpu.capmod --entry predict --input x=%t/in/x.npy --output-dir %t/default | FileCheck %s --check-prefix=DEFAULT
+// RUN: capture-interp %s --entry predict --input x=%t/in/x.npy --compare %t/default --tolerance 1e-5 | FileCheck %s --check-prefix=CMP
+// RUN: env -u CAPTURE_DEVICE capture-run %t/mlp.capmod --entry predict --input x=%t/in/x.npy | FileCheck %s --check-prefix=NOHOST
 
 // End to end: a 2-layer MLP forward (matmul, broadcast add, tanh, relu,
 // probe, reductions) compiled with capture-aot, replayed on the Vulkan
@@ -28,6 +31,11 @@
 // HOST: total
 // HOST-NEXT: device us/call: {{[0-9.]+}} in kernels (host code; the joins between launches included)
 // HOST-NEXT: host us/call: pack {{[0-9.]+}}, record 0.0, submit 0.0, wait 0.0, unpack
+
+// Without --device or CAPTURE_DEVICE: a GPU, else the host device for a
+// module with host code, else lavapipe; the first line says which rule.
+// DEFAULT: device: {{host CPU .* \(host\) \(default: no Vulkan GPU, so the host device\)|.* \(default: the first .*gpu\)}}
+// NOHOST: device: {{.* \(cpu\) \(default: no Vulkan GPU, and the host device cannot run it \(the module has no host code: capture-aot --target=cpu adds it\)\)|.* \(default: the first .*gpu\)}}
 
 // CMP-DAG: compare logits: {{.*}}: ok
 // CMP-DAG: compare row_sum: {{.*}}: ok

@@ -8,7 +8,7 @@
 // RUN: capture-run %t/ssbo.capmod --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --output-dir %t/gpu-ssbo > /dev/null
 // RUN: capture-interp %s --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --compare %t/gpu-ssbo --tolerance 1e-5 | FileCheck %s
 // RUN: capture-aot %s -o %t/cpu.capmod --target=cpu --print-module | FileCheck %s --check-prefix=CPU
-// RUN: capture-run %t/cpu.capmod --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --output-dir %t/gpu-cpu > /dev/null
+// RUN: capture-run %t/cpu.capmod --device vulkan --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --output-dir %t/gpu-cpu > /dev/null
 // RUN: capture-interp %s --input h=%t/in/h.npy --input t=%t/in/t.npy --input b=%t/in/b.npy --compare %t/gpu-cpu --tolerance 1e-5 | FileCheck %s
 
 // A module for the cpu target carries the kernels as host code beside their

@@ -2,7 +2,7 @@
 // RUN: rm -rf %t && mkdir -p %t/interp %t/device %t/cpu %t/host
 // RUN: %python %S/Inputs/ppo_train_check.py interp capture-aot capture-interp %{ppo_torch} %S/../../examples/ppo_train.mlir %t/interp --steps 20 | FileCheck %s --check-prefix=INTERP
 // RUN: %python %S/Inputs/ppo_train_check.py device capture-aot capture-run %{ppo_torch} %S/../../examples/ppo_train.mlir %t/device --steps 20 | FileCheck %s --check-prefix=DEVICE
-// RUN: %python %S/Inputs/ppo_train_check.py device capture-aot capture-run %{ppo_torch} %S/../../examples/ppo_train.mlir %t/cpu --steps 20 --aot-flag=--target=cpu | FileCheck %s --check-prefix=DEVICE
+// RUN: %python %S/Inputs/ppo_train_check.py device capture-aot capture-run %{ppo_torch} %S/../../examples/ppo_train.mlir %t/cpu --steps 20 --aot-flag=--target=cpu --run-flag=--device=vulkan | FileCheck %s --check-prefix=DEVICE
 // RUN: %python %S/Inputs/ppo_train_check.py device capture-aot capture-run %{ppo_torch} %S/../../examples/ppo_train.mlir %t/host --steps 20 --aot-flag=--target=cpu --run-flag=--device=host | FileCheck %s --check-prefix=HOST
 
 // The PPO training step (examples/ppo_train.mlir: forward, ag-autodiff,

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "progress.h"
 
+#include "capture/rt/capmod.h"
 #include "capture/rt/device.h"
 #include "capture/rt/environment.h"
 #include "capture/rt/npy.h"
@@ -91,17 +92,27 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   // given) and CAPTURE_VALIDATION.
   DeviceOptions deviceOptions;
   deviceOptions.selector = opts.device;
+  if (!opts.device.empty())
+    deviceOptions.selectorSource = "--device";
   deviceOptions = deviceOptionsFromEnvironment(std::move(deviceOptions));
   deviceOptions.cpuThreads = opts.cpuThreads;
+  // The module first: whether it has host code decides what the default
+  // may choose, and the thread advice reads its work estimates.
+  Result<ModuleDesc> desc = readCapmodFile(opts.module);
+  if (desc.isError())
+    return runtimeError(desc.message());
+  deviceOptions = deviceOptionsFor(desc.value(), std::move(deviceOptions));
   std::optional<CpuThreadsAdvice> advice;
   // The advice weighs llvmpipe's fork and join per dispatch; the host
   // driver splits only the launches that pay, on one thread per core.
   std::string selector = deviceOptions.selector;
   for (char &c : selector)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  bool host = selector == "host";
-  if (opts.cpuThreadsAuto && !host) {
-    advice = adviseCpuThreadsFor(opts.module);
+  bool mayBeHost =
+      selector == "host" || (selector.empty() && !deviceOptions.validation &&
+                             deviceOptions.hostRuledOut.empty());
+  if (opts.cpuThreadsAuto && !mayBeHost) {
+    advice = adviseCpuThreads(desc.value());
     if (advice) {
       deviceOptions.cpuThreads = advice->threads;
       deviceOptions.cpuThreadsReason = "auto, " + advice->reason;
@@ -116,7 +127,9 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   if (device.isError())
     return runtimeError(device.message());
   if (!opts.json) {
-    std::printf("device: %s\n", describeDevice(device.value()->info()).c_str());
+    std::printf("device: %s (%s)\n",
+                describeDevice(device.value()->info()).c_str(),
+                device.value()->choice().c_str());
     // Only llvmpipe and the host driver read the setting.
     if (device.value()->info().type == DeviceType::Cpu)
       std::printf("llvmpipe threads: %s\n",
@@ -130,7 +143,7 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   }
 
   Result<std::unique_ptr<Module>> loaded =
-      Module::loadFile(device.value(), opts.module);
+      Module::load(device.value(), std::move(desc).value());
   if (loaded.isError())
     return runtimeError(loaded.message());
   Module &module = *loaded.value();

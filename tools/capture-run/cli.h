@@ -257,12 +257,6 @@ void writeProfileJson(JsonWriter &json, const ProfileTotals &totals);
 /// exit code (info.cpp).
 int describeModule(const Options &opts);
 
-/// rt::adviseCpuThreads for the module file `path` (info.cpp), or nothing
-/// when the file cannot be read or is not a valid module: loading it
-/// reports why.
-std::optional<rt::CpuThreadsAdvice>
-adviseCpuThreadsFor(const std::string &path);
-
 /// Checks the training options against training entry `entry`; returns a
 /// usage error message, if any (train_steps.cpp).
 std::optional<std::string> checkTrainOptions(const Options &opts,

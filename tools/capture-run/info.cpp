@@ -282,11 +282,4 @@ int describeModule(const Options &opts) {
   return 0;
 }
 
-std::optional<CpuThreadsAdvice> adviseCpuThreadsFor(const std::string &path) {
-  Result<ModuleDesc> desc = readCapmodFile(path);
-  if (desc.isError())
-    return std::nullopt;
-  return adviseCpuThreads(desc.value());
-}
-
 } // namespace capture::run

@@ -102,6 +102,8 @@ std::string runJson(const Options &opts, Module &module, const EntryDesc &entry,
   json.value(module.device().info().name);
   json.key("type");
   json.value(deviceTypeName(module.device().info().type));
+  json.key("choice");
+  json.value(module.device().choice());
   if (module.device().info().type == DeviceType::Cpu) {
     const CpuThreadsSetting &threads = module.device().cpuThreadsSetting();
     json.key("cpu_threads");

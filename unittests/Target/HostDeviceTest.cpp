@@ -12,6 +12,7 @@
 
 #include "CompileForTest.h"
 
+#include "capture/rt/deferred.h"
 #include "capture/rt/device.h"
 #include "capture/rt/module.h"
 
@@ -118,7 +119,10 @@ protected:
         rt::Module::loadBytes(hostDev, bytes.data(), bytes.size());
     ASSERT_TRUE(h.isOk()) << h.message();
     host = std::move(h).value();
-    rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
+    rt::DeviceOptions vulkanOptions;
+    vulkanOptions.selector = "vulkan";
+    rt::Result<std::shared_ptr<rt::Device>> device =
+        rt::Device::create(vulkanOptions);
     ASSERT_TRUE(device.isOk()) << device.message();
     rt::Result<std::unique_ptr<rt::Module>> v =
         rt::Module::loadBytes(device.value(), bytes.data(), bytes.size());
@@ -368,16 +372,69 @@ TEST_F(HostDeviceTest, BadCallsGetTheVulkanDriversErrors) {
   EXPECT_NE(notTrain.message().find("expected a Train entry"),
             std::string::npos);
 
-  // What the host driver does not run yet is refused, named (a profiled
-  // run it does: PPOStepsMatchVulkan).
+  // An eager run, a Vulkan baseline, is refused, named (a profiled run the
+  // host driver does: PPOStepsMatchVulkan).
   rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 1))};
   rt::RunOptions eager;
   eager.eager = true;
   rt::Result<std::vector<rt::NamedTensor>> e = host->run("predict", {x}, eager);
   ASSERT_TRUE(e.isError());
-  EXPECT_NE(e.message().find("eager runs are not available on the host device"),
+  EXPECT_NE(e.message().find("an eager run (one submission per dispatch"),
             std::string::npos)
       << e.message();
+}
+
+/// Defers entry `entry` of `m`; the deferring call itself must succeed.
+static rt::DeferredRun defer(rt::Module &m, const char *entry,
+                             const std::vector<rt::NamedTensor> &inputs) {
+  rt::DeferredRun run;
+  rt::RunOptions options;
+  options.deferred = &run;
+  rt::Result<std::vector<rt::NamedTensor>> r = m.run(entry, inputs, options);
+  EXPECT_TRUE(r.isOk()) << r.message();
+  return run;
+}
+
+TEST_F(HostDeviceTest, DeferredRunsRunAtOnceInOrderAndTakeAsOnVulkan) {
+  ASSERT_NO_FATAL_FAILURE(load(kClassifier));
+  rt::NamedTensor x{"x", rt::HostTensor::f32({64, 24}, values(64 * 24, 3))};
+  std::vector<int32_t> labelValues(64);
+  for (size_t i = 0; i < labelValues.size(); ++i)
+    labelValues[i] = static_cast<int32_t>((i * 7) % 5);
+  rt::NamedTensor labels{"labels", rt::HostTensor::i32({64}, labelValues)};
+  labelValues[9] = 5;
+  rt::NamedTensor bad{"labels", rt::HostTensor::i32({64}, labelValues)};
+  // Two steps, a refused one, a prediction of the twice-trained weights:
+  // deferred on both devices, taken after all four were deferred.
+  std::vector<rt::DeferredRun> h, v;
+  for (rt::Module *m : {host.get(), vulkan.get()}) {
+    std::vector<rt::DeferredRun> &runs = m == host.get() ? h : v;
+    runs.push_back(defer(*m, "train", {x, labels}));
+    runs.push_back(defer(*m, "train", {x, labels}));
+    runs.push_back(defer(*m, "train", {x, bad}));
+    runs.push_back(defer(*m, "predict", {x}));
+  }
+  // The host ran them already: nothing waits, every result is there.
+  EXPECT_EQ(host->device().deferredCount(), 0u);
+  for (const rt::DeferredRun &run : h)
+    EXPECT_TRUE(run.done());
+  for (size_t i = 0; i < h.size(); ++i) {
+    rt::Result<rt::RunResult> hr = h[i].take();
+    rt::Result<rt::RunResult> vr = v[i].take();
+    ASSERT_EQ(hr.isOk(), vr.isOk())
+        << "run " << i << ": " << hr.message() << " / " << vr.message();
+    if (hr.isError()) {
+      EXPECT_EQ(hr.status().code(), rt::StatusCode::UpdateRefused);
+      EXPECT_EQ(hr.message(), vr.message());
+      continue;
+    }
+    EXPECT_TRUE(near(hr.value().outputs[0].tensor.asF32(),
+                     vr.value().outputs[0].tensor.asF32(), 1e-5f,
+                     "run " + std::to_string(i)));
+  }
+  EXPECT_EQ(host->trainState("train").value().step, 2u);
+  EXPECT_TRUE(h[0].take().isError()) << "a result is taken once";
+  EXPECT_TRUE(near(weights(true), weights(false), 1e-5f, "weights"));
 }
 
 /// 256x256 by 256x64: 4M multiply-adds, enough for the driver to split

@@ -60,7 +60,9 @@ std::vector<float> predict(const std::vector<float> &x,
 TEST(SharedWeights, ForwardSeesTheTrainingUpdate) {
   std::vector<uint8_t> bytes = capture::test::compileForTest(kModule);
   ASSERT_FALSE(bytes.empty());
-  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
+  rt::DeviceOptions options;
+  options.selector = "vulkan";
+  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
   ASSERT_TRUE(device.isOk()) << device.message();
   rt::Result<std::unique_ptr<rt::Module>> loaded =
       rt::Module::loadBytes(device.value(), bytes.data(), bytes.size());

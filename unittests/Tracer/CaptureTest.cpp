@@ -1,6 +1,7 @@
 //===- CaptureTest.cpp - capture(fn), captureStep(fn) and Params ----------===//
 
 #include "capture/Tracer/Capture.h"
+#include "test_env.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -181,6 +182,32 @@ TEST(Capture, OnTheHostDeviceTooWithHostCode) {
   rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
   ASSERT_TRUE(device.isOk()) << device.message();
   stepAndForwardShareTheWeights(device.value());
+}
+
+// Params pick their device as the tools do: CAPTURE_DEVICE, else the
+// default (a GPU, else the host device, whose recordings are host code).
+TEST(Capture, ParamsPickTheirDeviceAsTheToolsDo) {
+  auto deviceOf = [](std::optional<std::string> env) {
+    rt::test::ScopedEnv scoped("CAPTURE_DEVICE", std::move(env));
+    Params params;
+    rt::Result<std::shared_ptr<rt::Device>> device = params.device();
+    EXPECT_TRUE(device.isOk()) << device.message();
+    return device.isOk() ? device.value() : nullptr;
+  };
+  std::shared_ptr<rt::Device> host = deviceOf("host");
+  ASSERT_TRUE(host);
+  EXPECT_EQ(host->info().type, rt::DeviceType::Host);
+  EXPECT_EQ(host->choice(), "CAPTURE_DEVICE 'host'");
+  std::shared_ptr<rt::Device> vulkan = deviceOf("vulkan");
+  ASSERT_TRUE(vulkan);
+  EXPECT_NE(vulkan->info().type, rt::DeviceType::Host);
+  std::shared_ptr<rt::Device> chosen = deviceOf(std::nullopt);
+  ASSERT_TRUE(chosen);
+  rt::Result<std::shared_ptr<rt::Device>> libraryDefault = rt::Device::create();
+  ASSERT_TRUE(libraryDefault.isOk()) << libraryDefault.message();
+  EXPECT_EQ(chosen->info().type, libraryDefault.value()->info().type);
+  EXPECT_EQ(chosen->choice(), libraryDefault.value()->choice());
+  EXPECT_THAT(chosen->choice(), ::testing::StartsWith("default: "));
 }
 
 /// The trained weights after 3 steps of a fresh Params on `cache`, and

@@ -268,7 +268,9 @@ TEST(Tracer, CompiledInProcessReplaysLikeTheInterpreter) {
   // The module itself is unchanged: it still prints as a trace.
   EXPECT_THAT(t.toMlir().value(), HasSubstr("ag.forward @predict"));
 
-  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create();
+  rt::DeviceOptions options;
+  options.selector = "vulkan";
+  rt::Result<std::shared_ptr<rt::Device>> device = rt::Device::create(options);
   ASSERT_TRUE(device.isOk()) << device.message();
   auto loaded = rt::Module::loadBytes(device.value(), bytes.value().data(),
                                       bytes.value().size());

@@ -238,7 +238,8 @@ public:
   /// The declared weights' names, in declaration order.
   std::vector<std::string> names() const;
   /// The device the weights live on once a captured function runs
-  /// (created here when none was given).
+  /// (created here when none was given: env CAPTURE_DEVICE, else the
+  /// default, a GPU, else the host device).
   rt::Result<std::shared_ptr<rt::Device>> device();
   /// Every weight's current value, in declaration order: read from the
   /// device when a recording holds them, else the values kept on the host

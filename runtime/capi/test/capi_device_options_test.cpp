@@ -73,6 +73,7 @@ TEST(CapiDeviceOptions, TheWaitPolicyReachesTheDevice) {
     SCOPED_TRACE(c.option);
     capture_device_options options;
     capture_device_options_init(&options);
+    options.selector = "vulkan"; // the host device always blocks
     options.wait_policy = c.option;
     capture_device *raw = nullptr;
     CAPI_ASSERT_OK(capture_device_create_with_options(&options, &raw));
@@ -88,6 +89,7 @@ TEST(CapiDeviceOptions, TheWaitPolicyReachesTheDevice) {
   // before the field, whatever lies past it, and it gets auto.
   capture_device_options options;
   capture_device_options_init(&options);
+  options.selector = "vulkan";
   options.struct_size = offsetof(capture_device_options, wait_policy);
   options.wait_policy = 77;
   capture_device *raw = nullptr;

@@ -583,7 +583,7 @@ TEST_F(CapiTest, EveryFunctionRefusesANullModule) {
 
 TEST_F(CapiTest, ModuleKeepsItsDeviceAlive) {
   capture_device *own = nullptr;
-  CAPI_ASSERT_OK(capture_device_create(nullptr, &own));
+  CAPI_ASSERT_OK(capture_device_create("vulkan", &own));
   std::vector<uint8_t> bytes = rt::writeCapmod(rtt::makeTestModule());
   capture_module *m = nullptr;
   CAPI_ASSERT_OK(

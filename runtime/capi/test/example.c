@@ -180,7 +180,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   /* As the tools choose: env CAPTURE_DEVICE, else the first GPU, else the
-     CPU (lavapipe); capture_device_create(NULL, ...) reads no environment. */
+     host device (modules compiled with capture-aot --target=cpu; "vulkan"
+     picks lavapipe for others); capture_device_create(NULL, ...) reads no
+     environment. */
   if (failed(capture_device_create_from_environment(&device), "device") ||
       failed(capture_device_get_info(device, &info), "device info")) {
     capture_device_destroy(device);

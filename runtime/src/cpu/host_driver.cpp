@@ -13,7 +13,7 @@ HostDriver::load(const ModuleDesc &desc, unsigned threads,
     return Status::error(
         "the module has no host code, which the host device runs; expected "
         "a module compiled for the cpu target (capture-aot --target=cpu), or "
-        "a Vulkan device");
+        "a Vulkan device (selector 'vulkan': a GPU, else lavapipe)");
   std::unique_ptr<HostDriver> d(new HostDriver());
   Result<HostCode> code =
       HostCode::load(desc.hostCode->library, desc.hostCode->isaLevel);

@@ -1,9 +1,12 @@
 //===- device.h - Vulkan instance and device selection ----------*- C++ -*-===//
 //
-// A Device is one Vulkan instance + logical device + compute queue. It is
-// chosen by a selector (DeviceOptions::selector, else the default: the
-// first discrete GPU, else the first integrated GPU, else any other GPU,
-// else lavapipe, the CPU device). Optional validation
+// A Device is one Vulkan instance + logical device + compute queue, or the
+// host device (native code, no Vulkan). It is chosen by a selector
+// (DeviceOptions::selector), else by default: the first discrete GPU, else
+// the first integrated GPU, else any other GPU, else the host device, else
+// (validation asked, or DeviceOptions::hostRuledOut set) lavapipe, the CPU
+// Vulkan device. Device::choice() says which rule chose it. Optional
+// validation
 // (DeviceOptions::validation) enables
 // VK_LAYER_KHRONOS_validation with synchronization validation and counts
 // every warning and error it reports. On the CPU device, llvmpipe's thread
@@ -168,12 +171,19 @@ struct WaitCounts {
 /// How to create a Device.
 struct DeviceOptions {
   /// Device selector: an index, "cpu" / "lavapipe" / "llvmpipe", "gpu",
-  /// "host", or a case-insensitive substring of the device name. Empty: the
-  /// default choice. "host" is the host device: no Vulkan; a module loaded
-  /// on it runs its host code (compiled with capture-aot --target=cpu) on
-  /// the calling thread and cpuThreads - 1 workers (absent: one thread per
-  /// core the process may use; 0 or 1: the calling thread alone).
+  /// "vulkan", "host", or a case-insensitive substring of the device name.
+  /// Empty: the default choice (top of this file). "vulkan" is the default
+  /// order without the host device (a GPU, else lavapipe). "host" is the
+  /// host device: no Vulkan; a module loaded on it runs its host code
+  /// (compiled with capture-aot --target=cpu) on the calling thread and
+  /// cpuThreads - 1 workers (absent: one thread per core the process may
+  /// use; 0 or 1: the calling thread alone).
   std::string selector;
+  /// Why the host device cannot run what the caller will load (e.g. "the
+  /// module has no host code"); when set, an empty selector picks as
+  /// "vulkan" does, and choice() says why. Empty: the default may pick the
+  /// host device.
+  std::string hostRuledOut;
   /// Where the selector came from, as messages name it: "selector", or the
   /// variable deviceOptionsFromEnvironment read it from.
   std::string selectorSource = "selector";
@@ -214,6 +224,12 @@ struct DeviceOptions {
   WaitPolicy waitPolicy = WaitPolicy::Auto;
 };
 
+/// `options` for the device that will run `module`: without host code (a
+/// module compiled for a Vulkan target only) hostRuledOut says so, and the
+/// default then picks a Vulkan device.
+DeviceOptions deviceOptionsFor(const ModuleDesc &module,
+                               DeviceOptions options = {});
+
 /// Lists the physical devices visible to the Vulkan loader. Fails with an
 /// explanation of how to install a driver when there is none.
 Result<std::vector<DeviceInfo>> listDevices();
@@ -238,6 +254,10 @@ public:
 
   /// The chosen physical device.
   const DeviceInfo &info() const;
+
+  /// Why this device was chosen, in words tools print: "selector 'gpu'",
+  /// "CAPTURE_DEVICE 'host'", "default: no Vulkan GPU, so the host device".
+  const std::string &choice() const;
 
   /// Limits modules are checked against.
   const DeviceLimits &limits() const;
