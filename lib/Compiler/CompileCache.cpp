@@ -15,8 +15,11 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 using namespace capture;
@@ -59,7 +62,28 @@ static const std::string &compilerIdentity() {
   return identity;
 }
 
-CompileCache::CompileCache(std::string dir) : dir_(std::move(dir)) {}
+CompileCache::CompileCache(std::string dir, uint64_t maxBytes)
+    : dir_(std::move(dir)), maxBytes_(maxBytes) {}
+
+/// CAPTURE_CACHE_MAX_MB in bytes; the default, reported once on stderr,
+/// for a value that is not a whole number of MiB from 1 to 2^20.
+static uint64_t maxBytesFromEnvironment() {
+  const char *text = std::getenv("CAPTURE_CACHE_MAX_MB");
+  if (!text)
+    return CompileCache::kDefaultMaxBytes;
+  uint64_t mib = 0;
+  if (!llvm::StringRef(text).getAsInteger(10, mib) && mib >= 1 &&
+      mib <= (uint64_t(1) << 20))
+    return mib << 20;
+  static bool reported = false;
+  if (!reported)
+    llvm::errs() << "capture: CAPTURE_CACHE_MAX_MB is '" << text
+                 << "', expected a whole number of MiB from 1 to 1048576; "
+                    "the compile cache keeps its default bound of "
+                 << (CompileCache::kDefaultMaxBytes >> 20) << " MiB\n";
+  reported = true;
+  return CompileCache::kDefaultMaxBytes;
+}
 
 /// Whether an environment value says no.
 static bool isOff(llvm::StringRef value) {
@@ -72,8 +96,9 @@ CompileCache CompileCache::fromEnvironment() {
     return CompileCache();
   if (compilerIdentity().empty())
     return CompileCache();
+  uint64_t maxBytes = maxBytesFromEnvironment();
   if (const char *dir = std::getenv("CAPTURE_CACHE_DIR"); dir && *dir)
-    return CompileCache(dir);
+    return CompileCache(dir, maxBytes);
   llvm::SmallString<256> path;
   if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
     path = xdg;
@@ -84,7 +109,7 @@ CompileCache CompileCache::fromEnvironment() {
     return CompileCache();
   }
   llvm::sys::path::append(path, "capture");
-  return CompileCache(std::string(path));
+  return CompileCache(std::string(path), maxBytes);
 }
 
 std::string CompileCache::keyOf(std::string_view moduleText,
@@ -132,7 +157,56 @@ CompileCache::find(const std::string &key) const {
     llvm::sys::fs::remove(path);
     return std::nullopt;
   }
+  // The modification time is the entry's last use (trim keeps the recent).
+  (void)::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
   return bytes;
+}
+
+/// A file's modification time, in nanoseconds since the epoch.
+static int64_t modifiedNs(const struct stat &st) {
+  return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+void CompileCache::trim(const std::string &keep) const {
+  struct Entry {
+    std::string path; // the entry's file
+    uint64_t size;    // its bytes
+    int64_t usedNs;   // its last use (modification time)
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  int64_t staleNs = int64_t(::time(nullptr) - 3600) * 1000000000;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir_, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    struct stat st;
+    if (::stat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    if (name.ends_with(".tmp")) {
+      // A writer that died between its write and its rename.
+      if (modifiedNs(st) < staleNs)
+        llvm::sys::fs::remove(it->path());
+      continue;
+    }
+    if (!name.ends_with(".capmod"))
+      continue;
+    entries.push_back({it->path(), uint64_t(st.st_size), modifiedNs(st)});
+    total += uint64_t(st.st_size);
+  }
+  if (total <= maxBytes_)
+    return;
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry &a, const Entry &b) { return a.usedNs < b.usedNs; });
+  for (const Entry &e : entries) {
+    if (total <= maxBytes_)
+      break;
+    if (e.path == keep)
+      continue;
+    // Another process may have removed it already: it is gone either way.
+    llvm::sys::fs::remove(e.path);
+    total -= e.size;
+  }
 }
 
 bool CompileCache::store(const std::string &key,
@@ -156,9 +230,11 @@ bool CompileCache::store(const std::string &key,
       return false;
     }
   }
-  if (llvm::sys::fs::rename(temp, entryPath(dir_, key))) {
+  std::string path = entryPath(dir_, key);
+  if (llvm::sys::fs::rename(temp, path)) {
     llvm::sys::fs::remove(temp);
     return false;
   }
+  trim(path);
   return true;
 }

@@ -187,7 +187,9 @@ py::dict python::censusDict(const Module &module) {
       py::arg("binding_alignment") = c.bindingAlignment,
       py::arg("buffer_bytes") = c.bufferBytes, py::arg("weights") = c.weights,
       py::arg("trainable_weights") = c.trainableWeights,
-      py::arg("weight_bytes") = c.weightBytes, py::arg("entries") = entries,
+      py::arg("weight_bytes") = c.weightBytes,
+      py::arg("host_code_bytes") = c.hostCodeBytes,
+      py::arg("host_isa_level") = c.hostIsaLevel, py::arg("entries") = entries,
       py::arg("kernels") = kernels, py::arg("buffers") = buffers);
 }
 

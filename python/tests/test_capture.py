@@ -198,6 +198,24 @@ class CaptureTest(unittest.TestCase):
             if saved is not None:
                 os.environ["CAPTURE_DEVICE"] = saved
 
+    def test_changed_buffers_names_what_differs(self):
+        """capture.fx's sync check: the indices whose bytes differ; lists
+        of different lengths and objects without a buffer are errors."""
+        a = np.arange(6, dtype=np.float32)
+        b = np.ones((2, 3), dtype=np.float32)
+        changed = capture._capture.changed_buffers
+        self.assertEqual(changed([a, b], [a.copy(), b.copy()]), [])
+        c = b.copy()
+        c[1, 2] = 2.0
+        self.assertEqual(changed([a, b], [a.copy(), c]), [1])
+        self.assertEqual(changed([a], [a[:5].copy()]), [0])  # size differs
+        with self.assertRaises(ValueError) as e:
+            changed([a, b], [a])
+        self.assertIn("changed_buffers: 2 buffers against 1 kept",
+                      str(e.exception))
+        with self.assertRaises(TypeError):
+            changed([a], [3.0])
+
     def test_devices_lists_the_device(self):
         names = [d["name"] for d in capture.devices()]
         self.assertIn(self.device.name, names)

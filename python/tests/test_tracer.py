@@ -142,6 +142,10 @@ class TracerTest(unittest.TestCase):
         np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
         np.testing.assert_allclose(trained[1], trained[0], rtol=1e-5,
                                    atol=1e-6)
+        # The census counts the host code the host device runs.
+        census = step.census()
+        self.assertGreater(census["host_code_bytes"], 0)
+        self.assertTrue(census["host_isa_level"].startswith("x86-64"))
 
     def first_step(self, step, p, seed):
         """One step of `step` (a loss of x [8, 4] and t [8, 3] over a linear

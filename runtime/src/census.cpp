@@ -222,6 +222,10 @@ Result<ModuleCensus> moduleCensus(const ModuleDesc &desc) {
             [](const BufferKindCensus &a, const BufferKindCensus &b) {
               return a.kind < b.kind;
             });
+  if (desc.hostCode) {
+    c.hostCodeBytes = desc.hostCode->library.size();
+    c.hostIsaLevel = desc.hostCode->isaLevel;
+  }
   for (const WeightDesc &w : desc.weights) {
     ++c.weights;
     c.trainableWeights += w.trainable;

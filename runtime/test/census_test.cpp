@@ -66,6 +66,18 @@ TEST(Census, CountsTheTestModule) {
   EXPECT_EQ(c.trainableWeights, 1u);
   EXPECT_EQ(c.unsetWeights, 0u);
   EXPECT_EQ(c.weightBytes, 32u);
+  EXPECT_EQ(c.hostCodeBytes, 0u);
+  EXPECT_EQ(c.hostIsaLevel, "");
+}
+
+TEST(Census, CountsHostCode) {
+  ModuleDesc desc = makeTestModule();
+  desc.hostCode =
+      HostCodeDesc{kHostCodeTriple, "x86-64-v3", std::vector<uint8_t>(1234, 0)};
+  Result<ModuleCensus> c = moduleCensus(desc);
+  ASSERT_TRUE(c.isOk()) << c.message();
+  EXPECT_EQ(c->hostCodeBytes, 1234u);
+  EXPECT_EQ(c->hostIsaLevel, "x86-64-v3");
 }
 
 TEST(Census, CountsUnsetWeights) {

@@ -134,6 +134,14 @@ void printCensus(const Options &opts, const ModuleCensus &c,
               static_cast<unsigned long long>(c.weights),
               static_cast<unsigned long long>(c.trainableWeights),
               unset.c_str(), static_cast<unsigned long long>(c.weightBytes));
+  if (c.hostCodeBytes)
+    std::printf("host code: %llu bytes, ISA level %s (the host device runs "
+                "it)\n",
+                static_cast<unsigned long long>(c.hostCodeBytes),
+                c.hostIsaLevel.c_str());
+  else
+    std::printf("host code: none (capture-aot --target=cpu adds it for the "
+                "host device)\n");
   std::printf("verified: %s\n",
               verified.isOk() ? "ok" : verified.message().c_str());
 }
@@ -238,6 +246,13 @@ void writeCensusJson(const Options &opts, const ModuleCensus &c,
   json.value(c.unsetWeights);
   json.key("bytes");
   json.value(c.weightBytes);
+  json.endObject();
+  json.key("host_code");
+  json.beginObject();
+  json.key("bytes");
+  json.value(c.hostCodeBytes);
+  json.key("isa_level");
+  json.value(c.hostIsaLevel);
   json.endObject();
   json.endObject();
   std::printf("%s\n", json.text().c_str());

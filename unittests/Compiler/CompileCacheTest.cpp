@@ -2,7 +2,8 @@
 //
 // capture::CompileCache: the key changes with the text, with every option
 // and not otherwise; entries round-trip; a damaged entry is a miss and is
-// removed; the environment chooses the directory or turns the cache off.
+// removed; the least recently used entries go past the size bound; the
+// environment chooses the directory and the bound, or turns the cache off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +22,13 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <ctime>
+#include <fcntl.h>
 #include <fstream>
 #include <optional>
 #include <set>
 #include <string>
+#include <sys/stat.h>
 
 using capture::CompileCache;
 using capture::CompileOptions;
@@ -146,6 +150,48 @@ TEST_F(CompileCacheDir, ADamagedEntryIsAMissAndIsRemoved) {
   EXPECT_FALSE(llvm::sys::fs::exists(entry(key)));
 }
 
+/// Sets `path`'s modification time to `secondsAgo` before now.
+void usedAgo(const std::string &path, int secondsAgo) {
+  struct timespec times[2];
+  times[0].tv_sec = times[1].tv_sec = ::time(nullptr) - secondsAgo;
+  times[0].tv_nsec = times[1].tv_nsec = 0;
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
+}
+
+TEST_F(CompileCacheDir, TheLeastRecentlyUsedEntriesGoPastTheBound) {
+  std::vector<uint8_t> bytes = compiled();
+  ASSERT_FALSE(bytes.empty());
+  // Room for three entries.
+  CompileCache cache(dir, 3 * bytes.size() + bytes.size() / 2);
+  for (int i = 0; i < 3; ++i) {
+    std::string key = "entry" + std::to_string(i);
+    ASSERT_TRUE(cache.store(key, bytes));
+    usedAgo(entry(key), 300 - 10 * i); // entry0 the oldest
+  }
+  // A hit makes entry0 the most recent: entry1 goes when entry3 comes.
+  ASSERT_TRUE(cache.find("entry0").has_value());
+  ASSERT_TRUE(cache.store("entry3", bytes));
+  EXPECT_TRUE(llvm::sys::fs::exists(entry("entry0")));
+  EXPECT_FALSE(llvm::sys::fs::exists(entry("entry1")));
+  EXPECT_TRUE(llvm::sys::fs::exists(entry("entry2")));
+  EXPECT_TRUE(llvm::sys::fs::exists(entry("entry3")));
+  // A temporary file a writer left an hour ago goes; a fresh one stays.
+  std::string stale = entry("entry9") + ".abc123.tmp";
+  std::string fresh = entry("entry8") + ".def456.tmp";
+  std::ofstream(stale) << "half";
+  std::ofstream(fresh) << "half";
+  usedAgo(stale, 3700);
+  ASSERT_TRUE(cache.store("entry3", bytes));
+  EXPECT_FALSE(llvm::sys::fs::exists(stale));
+  EXPECT_TRUE(llvm::sys::fs::exists(fresh));
+  // A bound below one entry keeps the entry just stored, alone.
+  CompileCache tiny(dir, 1);
+  ASSERT_TRUE(tiny.store("entry4", bytes));
+  EXPECT_TRUE(tiny.find("entry4").has_value());
+  for (const char *gone : {"entry0", "entry2", "entry3"})
+    EXPECT_FALSE(llvm::sys::fs::exists(entry(gone))) << gone;
+}
+
 TEST_F(CompileCacheDir, NoCacheStoresNothing) {
   CompileCache none;
   EXPECT_FALSE(none.enabled());
@@ -177,6 +223,25 @@ TEST(CompileCache, TheEnvironmentChoosesTheDirectory) {
   }
   ScopedEnv nohome("HOME", std::nullopt);
   EXPECT_FALSE(CompileCache::fromEnvironment().enabled());
+}
+
+TEST(CompileCache, TheEnvironmentBoundsItsSize) {
+  ScopedEnv off("CAPTURE_CACHE", std::nullopt),
+      dir("CAPTURE_CACHE_DIR", "/somewhere"),
+      max("CAPTURE_CACHE_MAX_MB", std::nullopt);
+  EXPECT_EQ(CompileCache::fromEnvironment().maxBytes(),
+            CompileCache::kDefaultMaxBytes);
+  {
+    ScopedEnv m("CAPTURE_CACHE_MAX_MB", "64");
+    EXPECT_EQ(CompileCache::fromEnvironment().maxBytes(), uint64_t(64) << 20);
+  }
+  // Not a count of MiB: the default (and a line on stderr).
+  for (const char *bad : {"0", "-5", "64MB", "", "2000000"}) {
+    ScopedEnv m("CAPTURE_CACHE_MAX_MB", bad);
+    EXPECT_EQ(CompileCache::fromEnvironment().maxBytes(),
+              CompileCache::kDefaultMaxBytes)
+        << bad;
+  }
 }
 
 } // namespace

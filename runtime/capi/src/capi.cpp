@@ -212,6 +212,17 @@ capture_status capture_device_get_info(const capture_device *device,
   });
 }
 
+capture_status capture_device_choice(const capture_device *device,
+                                     const char **out_choice) {
+  const char *fn = "capture_device_choice";
+  return guard(fn, [&]() -> capture_status {
+    CAPTURE_CHECK_NOT_NULL(fn, device);
+    CAPTURE_CHECK_NOT_NULL(fn, out_choice);
+    *out_choice = device->device->choice().c_str();
+    return nullptr;
+  });
+}
+
 void capture_device_destroy(capture_device *device) { delete device; }
 
 //===--- Modules ----------------------------------------------------------===//

@@ -241,4 +241,24 @@ TEST(CapiDeviceOptions, AdviceRefusesBadInput) {
       isError(CAPTURE_STATUS_INVALID_ARGUMENT, {"path is NULL"}));
 }
 
+TEST(CapiDevice, TheChoiceSaysWhichRuleChose) {
+  for (const char *selector : {"vulkan", "host"}) {
+    capture_device *raw = nullptr;
+    CAPI_ASSERT_OK(capture_device_create(selector, &raw));
+    OwnedDevice device(raw);
+    const char *choice = nullptr;
+    CAPI_ASSERT_OK(capture_device_choice(device.get(), &choice));
+    EXPECT_EQ(std::string(choice), "selector '" + std::string(selector) + "'");
+    EXPECT_THAT(error(capture_device_choice(device.get(), nullptr)),
+                isError(CAPTURE_STATUS_INVALID_ARGUMENT,
+                        {"capture_device_choice: out_choice is NULL"}));
+  }
+  capture_device *raw = nullptr;
+  CAPI_ASSERT_OK(capture_device_create(nullptr, &raw));
+  OwnedDevice device(raw);
+  const char *choice = nullptr;
+  CAPI_ASSERT_OK(capture_device_choice(device.get(), &choice));
+  EXPECT_THAT(choice, ::testing::StartsWith("default: "));
+}
+
 } // namespace

@@ -70,6 +70,9 @@ TEST(CapiDevice, UnknownSelectorIsAnError) {
   capture_device_info info;
   EXPECT_THAT(error(capture_device_get_info(nullptr, &info)),
               isError(CAPTURE_STATUS_INVALID_ARGUMENT, {"device is NULL"}));
+  const char *choice = nullptr;
+  EXPECT_THAT(error(capture_device_choice(nullptr, &choice)),
+              isError(CAPTURE_STATUS_INVALID_ARGUMENT, {"device is NULL"}));
   capture_device_destroy(nullptr);
 }
 

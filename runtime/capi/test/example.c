@@ -174,6 +174,7 @@ done:
 int main(int argc, char **argv) {
   capture_device *device = NULL;
   capture_device_info info;
+  const char *choice = NULL;
   int errors;
   if (argc != 3) {
     fprintf(stderr, "usage: %s FORWARD.capmod TRAIN.capmod\n", argv[0]);
@@ -184,11 +185,12 @@ int main(int argc, char **argv) {
      picks lavapipe for others); capture_device_create(NULL, ...) reads no
      environment. */
   if (failed(capture_device_create_from_environment(&device), "device") ||
-      failed(capture_device_get_info(device, &info), "device info")) {
+      failed(capture_device_get_info(device, &info), "device info") ||
+      failed(capture_device_choice(device, &choice), "device choice")) {
     capture_device_destroy(device);
     return 1;
   }
-  printf("device: %s (%s)\n", info.name, info.type_name);
+  printf("device: %s (%s) (%s)\n", info.name, info.type_name, choice);
   errors = forward(device, argv[1]);
   errors += train(device, argv[2]);
   capture_device_destroy(device);

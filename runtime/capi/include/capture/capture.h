@@ -212,11 +212,15 @@ CAPTURE_API capture_status capture_device_list_info(
 CAPTURE_API void capture_device_list_destroy(capture_device_list *list);
 
 /// Creates a device. `selector` is an index, "cpu" / "lavapipe" /
-/// "llvmpipe", "gpu" or a case-insensitive substring of the device name;
-/// NULL or "" picks the first discrete GPU, else integrated, virtual,
-/// other, else the CPU device. The library reads no environment variable
-/// here (see capture_device_create_from_environment). Errors: no driver, no
-/// matching device (the message lists every device seen).
+/// "llvmpipe", "gpu", "vulkan" (a GPU, else lavapipe), "host" (native
+/// code, no Vulkan) or a case-insensitive substring of the device name;
+/// NULL or "" picks the first discrete GPU, else integrated, virtual, else
+/// the host device (which runs modules compiled with capture-aot
+/// --target=cpu and refuses others, naming "vulkan");
+/// capture_device_choice says which rule chose. The library reads no
+/// environment variable here (see capture_device_create_from_environment).
+/// Errors: no matching device (the message lists every device seen), no
+/// Vulkan driver for a Vulkan selector.
 CAPTURE_API capture_status capture_device_create(const char *selector,
                                                  capture_device **out_device);
 
@@ -328,6 +332,12 @@ CAPTURE_API capture_status capture_advise_cpu_threads_bytes(
 /// The physical device `device` runs on; strings live as long as `device`.
 CAPTURE_API capture_status capture_device_get_info(const capture_device *device,
                                                    capture_device_info *out);
+
+/// Why `device` was chosen, into *out_choice (valid as long as `device`):
+/// "selector 'vulkan'", "CAPTURE_DEVICE 'host'", "default: no Vulkan GPU,
+/// so the host device", ...
+CAPTURE_API capture_status capture_device_choice(const capture_device *device,
+                                                 const char **out_choice);
 
 /// Releases `device`; NULL is a no-op. Modules loaded on it keep the Vulkan
 /// device alive until they are destroyed too.

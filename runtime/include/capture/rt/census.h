@@ -118,6 +118,11 @@ struct ModuleCensus {
   uint64_t unsetWeights = 0;
   /// Sizes of the weights, summed, in bytes.
   uint64_t weightBytes = 0;
+  /// Bytes of the kernels' host code (the cpu target's shared object; 0:
+  /// the module has none, so the host device cannot run it).
+  uint64_t hostCodeBytes = 0;
+  /// The x86-64 ISA level the host code needs ("" without host code).
+  std::string hostIsaLevel;
 };
 
 /// Counts what `desc` contains. An error names an index out of range (a
