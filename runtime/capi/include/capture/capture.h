@@ -573,6 +573,58 @@ CAPTURE_API capture_status capture_module_read_gradients(capture_module *module,
 CAPTURE_API capture_status
 capture_module_reset_optimizer(capture_module *module, const char *entry);
 
+//===--- Deferred runs ----------------------------------------------------===//
+// A run checked and its inputs packed now, submitted later together with
+// the device's other deferred runs in ONE queue submission (several modules
+// stepping over shared weights, SAC's critics and actor, cost one
+// submission and one wait): when a result is taken, before any other
+// submission on the device (which takes the waiting runs along, ahead of
+// its own work), before a read or change of the state they change, at a
+// second deferred run of the same module, or at
+// capture_device_submit_deferred. Runs happen in the order deferred. On the
+// host device a deferred run runs at once (nothing to save by waiting).
+// Not thread-safe: defer and take from one thread per device.
+
+/// One deferred run of an entry.
+typedef struct capture_deferred_s capture_deferred;
+
+/// Defers a run of entry `entry`: `inputs` as capture_module_run's (checked
+/// now: a bad view is this call's error and nothing is deferred); no
+/// outputs now, capture_deferred_take writes them. *out_run receives the
+/// handle (NULL on error), released with capture_deferred_release.
+CAPTURE_API capture_status
+capture_module_run_deferred(capture_module *module, const char *entry,
+                            const capture_tensor_view *inputs, size_t n_inputs,
+                            capture_deferred **out_run);
+
+/// Writes the outputs of `run` (any subset, as capture_module_run's),
+/// submitting the device's deferred runs first when they still wait. What
+/// the submission found is this call's status: a refused step is
+/// CAPTURE_STATUS_UPDATE_REFUSED (its state unchanged, no output written;
+/// the runs deferred after it still ran). A result is taken once: a second
+/// take is CAPTURE_STATUS_INVALID_ARGUMENT. A bad output view is an error
+/// that keeps the result for another take.
+CAPTURE_API capture_status
+capture_deferred_take(capture_deferred *run, const capture_tensor_view *outputs,
+                      size_t n_outputs);
+
+/// 1 when the run's submission has completed (take will not submit), else
+/// 0 (also for NULL and a taken run).
+CAPTURE_API int capture_deferred_done(const capture_deferred *run);
+
+/// Releases `run`, dropping a result not taken (the run itself still
+/// happens); NULL is a no-op.
+CAPTURE_API void capture_deferred_release(capture_deferred *run);
+
+/// Submits the runs deferred on `device` in one submission and waits; each
+/// result then waits for its take. Its error is also every such run's.
+CAPTURE_API capture_status
+capture_device_submit_deferred(capture_device *device);
+
+/// Runs deferred on `device` and not submitted yet.
+CAPTURE_API capture_status
+capture_device_deferred_count(const capture_device *device, size_t *out_count);
+
 //===--- Shared weights ---------------------------------------------------===//
 
 /// As capture_module_load_bytes, but the new module uses the Weights buffer
