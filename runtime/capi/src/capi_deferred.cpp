@@ -49,12 +49,7 @@ capture_status capture_module_run_deferred(capture_module *module,
     if (capture_status s =
             matchViews(fn, *e, e->inputs, "input", inputs, n_inputs, given))
       return s;
-    std::vector<TensorView> in;
-    for (size_t j = 0; j < e->inputs.size(); ++j)
-      if (const capture_tensor_view *v = given[j])
-        in.push_back({e->inputs[j].name, e->inputs[j].dtype,
-                      e->inputs[j].shape.data(), e->inputs[j].shape.size(),
-                      v->data, v->byte_size});
+    std::vector<TensorView> in = inputViews(*e, given);
     auto handle = std::make_unique<capture_deferred_s>();
     handle->module = module->module;
     handle->entry = static_cast<size_t>(e - m.desc().entries.data());

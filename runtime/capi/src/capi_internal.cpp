@@ -253,4 +253,16 @@ capture_status checkIndex(const char *fn, const std::string &what, size_t index,
                   (count == 1 ? " exists)" : " exist)"));
 }
 
+std::vector<rt::TensorView>
+inputViews(const rt::EntryDesc &entry,
+           const std::vector<const capture_tensor_view *> &given) {
+  std::vector<rt::TensorView> in;
+  for (size_t j = 0; j < entry.inputs.size(); ++j)
+    if (const capture_tensor_view *v = given[j])
+      in.push_back({entry.inputs[j].name, entry.inputs[j].dtype,
+                    entry.inputs[j].shape.data(), entry.inputs[j].shape.size(),
+                    v->data, v->byte_size});
+  return in;
+}
+
 } // namespace capture::capi

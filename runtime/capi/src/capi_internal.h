@@ -170,6 +170,12 @@ capture_status matchViews(const char *fn, const rt::EntryDesc &entry,
                           size_t n,
                           std::vector<const capture_tensor_view *> &given);
 
+/// The runtime's views of the inputs matchViews gave for `entry`, read in
+/// place (the one copy in is into the upload's staging).
+std::vector<rt::TensorView>
+inputViews(const rt::EntryDesc &entry,
+           const std::vector<const capture_tensor_view *> &given);
+
 /// INVALID_ARGUMENT unless index < count; `what` names the list.
 capture_status checkIndex(const char *fn, const std::string &what, size_t index,
                           size_t count);

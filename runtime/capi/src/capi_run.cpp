@@ -51,13 +51,7 @@ capture::capi::runEntry(const char *fn, capture_module *module,
 
     // The caller's buffers are read and written in place: the one copy in
     // is into the upload's staging, the one copy out from the download's.
-    std::vector<TensorView> in;
-    in.reserve(n_inputs);
-    for (size_t j = 0; j < e->inputs.size(); ++j)
-      if (const capture_tensor_view *v = givenIn[j])
-        in.push_back({e->inputs[j].name, e->inputs[j].dtype,
-                      e->inputs[j].shape.data(), e->inputs[j].shape.size(),
-                      v->data, v->byte_size});
+    std::vector<TensorView> in = inputViews(*e, givenIn);
     std::vector<OutputView> out;
     for (size_t j = 0; j < e->outputs.size(); ++j)
       if (const capture_tensor_view *v = givenOut[j])
