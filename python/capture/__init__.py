@@ -1,11 +1,14 @@
 """Capture from Python: replay compiled training steps and forward passes.
 
-A module compiled by ``capture-aot`` (``.capmod``) is loaded on a Vulkan
-device (lavapipe, the CPU driver, when there is no GPU); every call replays
-one recorded queue submission::
+A module compiled by ``capture-aot`` (``.capmod``) is loaded on a device:
+a GPU through Vulkan, else the host device, which runs the kernels as
+native code (a module compiled with ``--target=cpu``; ``Device("vulkan")``
+picks lavapipe, the CPU Vulkan driver, for others); every call replays one
+recorded queue submission (on the host device, one call of the code)::
 
     import numpy as np, capture
-    device = capture.Device()                     # or Device("gpu")
+    device = capture.Device()      # env CAPTURE_DEVICE, else a GPU, else host
+    print(device.name, device.choice)             # and why
     m = capture.Module.load(device, "ppo.capmod")
     out = m.run("train", {"obs": obs, "act": act, ...})   # one training step
     out["loss"], out["grad_norm"]
