@@ -7,9 +7,8 @@ picks lavapipe, the CPU Vulkan driver, for others); every call replays one
 recorded queue submission (on the host device, one call of the code)::
 
     import numpy as np, capture
-    device = capture.Device()      # env CAPTURE_DEVICE, else a GPU, else host
-    print(device.name, device.choice)             # and why
-    m = capture.Module.load(device, "ppo.capmod")
+    m = capture.Module.load(None, "ppo.capmod")   # or capture.Device(...)
+    print(m.device_name, m.device_choice)         # where, and why
     out = m.run("train", {"obs": obs, "act": act, ...})   # one training step
     out["loss"], out["grad_norm"]
     m.set_learning_rate("train", 1e-4)            # never re-records

@@ -37,18 +37,23 @@ struct PyModule {
   std::shared_ptr<Module> module;
 };
 
-std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
-                                   std::optional<int> cpuThreads,
-                                   const std::string &wait) {
+/// Options with `selector`, else CAPTURE_DEVICE's, as in the tools (the
+/// validation the caller's, not the environment's).
+DeviceOptions selectorOptions(const std::string &selector) {
   DeviceOptions options;
   options.selector = selector;
-  // CAPTURE_DEVICE picks when no selector is given, as in the tools; the
-  // validation argument stays the caller's.
   if (selector.empty()) {
     DeviceOptions env = deviceOptionsFromEnvironment();
     options.selector = env.selector;
     options.selectorSource = env.selectorSource;
   }
+  return options;
+}
+
+std::shared_ptr<Device> makeDevice(const std::string &selector, bool validation,
+                                   std::optional<int> cpuThreads,
+                                   const std::string &wait) {
+  DeviceOptions options = selectorOptions(selector);
   options.validation = validation;
   options.cpuThreads = cpuThreads;
   options.waitPolicy = take(parseWaitPolicy(wait, "Device(wait=)"));
@@ -182,21 +187,44 @@ PYBIND11_MODULE(_capture, m) {
             LoadOptions options;
             options.shareWeightsWith =
                 shareWeightsWith ? shareWeightsWith->module.get() : nullptr;
-            std::unique_ptr<Module> loaded;
+            ModuleDesc desc;
             if (py::isinstance<py::bytes>(source)) {
               std::string bytes = py::cast<std::string>(source);
-              loaded = take(Module::loadBytes(
-                  device, reinterpret_cast<const uint8_t *>(bytes.data()),
-                  bytes.size(), options));
+              desc = take(
+                  readCapmod(reinterpret_cast<const uint8_t *>(bytes.data()),
+                             bytes.size()));
             } else {
-              loaded = take(Module::loadFile(
-                  device, py::cast<std::string>(py::str(source)), options));
+              desc =
+                  take(readCapmodFile(py::cast<std::string>(py::str(source))));
             }
-            return PyModule{std::shared_ptr<Module>(std::move(loaded))};
+            if (!device) {
+              if (shareWeightsWith)
+                throw py::value_error(
+                    "Module.load: share_weights_with needs the device of the "
+                    "module to share with; expected device=that device, got "
+                    "None");
+              // What the module can run on: CAPTURE_DEVICE, else a GPU,
+              // else the host device when it has host code, else lavapipe.
+              device = take(
+                  Device::create(deviceOptionsFor(desc, selectorOptions(""))));
+            }
+            return PyModule{std::shared_ptr<Module>(
+                take(Module::load(device, std::move(desc), options)))};
           },
           py::arg("device"), py::arg("source"),
           py::arg("share_weights_with") = nullptr,
-          "Loads a .capmod file (a path) or its bytes.")
+          "Loads a .capmod file (a path) or its bytes on `device`; None: "
+          "the device the module can run on (env CAPTURE_DEVICE, else a "
+          "GPU, else the host device when the module has host code, "
+          "capture-aot --target=cpu, else lavapipe).")
+      .def_property_readonly(
+          "device_name",
+          [](const PyModule &m) { return m.module->device().info().name; },
+          "The name of the device the module is loaded on.")
+      .def_property_readonly(
+          "device_choice",
+          [](const PyModule &m) { return m.module->device().choice(); },
+          "Why that device was chosen (Device.choice).")
       .def_property_readonly(
           "entries", [](const PyModule &p) { return p.module->entryNames(); })
       .def(

@@ -198,6 +198,43 @@ class CaptureTest(unittest.TestCase):
             if saved is not None:
                 os.environ["CAPTURE_DEVICE"] = saved
 
+    def test_load_without_a_device_picks_one_the_module_runs_on(self):
+        """Module.load(None, ...): CAPTURE_DEVICE, else a GPU, else the host
+        device for a module with host code, else lavapipe."""
+        cpu = os.path.join(WORK, "ppo-cpu.capmod")
+        subprocess.run([AOT, os.path.join(EXAMPLES, "ppo_train.mlir"),
+                        "--target=cpu", "-o", cpu], check=True)
+        plain_path = os.path.join(WORK, "ppo.capmod")
+        saved = os.environ.pop("CAPTURE_DEVICE", None)
+        try:
+            gpu = any(d["type"] in ("discrete-gpu", "integrated-gpu",
+                                    "virtual-gpu") for d in capture.devices())
+            plain = capture.Module.load(None, plain_path)
+            with open(cpu, "rb") as f:
+                native = capture.Module.load(None, f.read())
+            if not gpu:
+                self.assertIn("the host device cannot run it (the module has "
+                              "no host code", plain.device_choice)
+                self.assertEqual(native.device_choice,
+                                 "default: no Vulkan GPU, so the host device")
+                self.assertTrue(native.device_name.startswith("host CPU"))
+            losses = []
+            for m in (plain, native):
+                m.set_params(data("init"))
+                losses.append(m.run("train", data("input"))["loss"])
+            np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
+            os.environ["CAPTURE_DEVICE"] = "vulkan"
+            self.assertEqual(capture.Module.load(None, cpu).device_choice,
+                             "CAPTURE_DEVICE 'vulkan'")
+            with self.assertRaises(ValueError) as e:
+                capture.Module.load(None, cpu, share_weights_with=plain)
+            self.assertIn("share_weights_with needs the device",
+                          str(e.exception))
+        finally:
+            os.environ.pop("CAPTURE_DEVICE", None)
+            if saved is not None:
+                os.environ["CAPTURE_DEVICE"] = saved
+
     def test_changed_buffers_names_what_differs(self):
         """capture.fx's sync check: the indices whose bytes differ; lists
         of different lengths and objects without a buffer are errors."""
