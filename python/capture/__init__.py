@@ -2,9 +2,9 @@
 
 A module compiled by ``capture-aot`` (``.capmod``) is loaded on a device:
 a GPU through Vulkan, else the host device, which runs the kernels as
-native code (a module compiled with ``--target=cpu``; ``Device("vulkan")``
-picks lavapipe, the CPU Vulkan driver, for others); every call replays one
-recorded queue submission (on the host device, one call of the code)::
+native code (a module compiled with ``--target=cpu``), else lavapipe, the
+CPU Vulkan driver; every call replays one recorded queue submission (on
+the host device, one call of the code)::
 
     import numpy as np, capture
     m = capture.Module.load(None, "ppo.capmod")   # or capture.Device(...)
