@@ -31,18 +31,20 @@ Result<ForwardEntry> ForwardEntry::open(std::shared_ptr<Module> module,
   Result<const EntryDesc *> entry = openEntry(module, name, EntryKind::Forward);
   if (entry.isError())
     return entry.status();
-  return ForwardEntry(std::move(module), entry.value());
+  size_t index =
+      static_cast<size_t>(entry.value() - module->desc().entries.data());
+  return ForwardEntry(std::move(module), entry.value(), index);
 }
 
 Result<std::vector<NamedTensor>>
 ForwardEntry::run(const std::vector<NamedTensor> &inputs,
                   const RunOptions &options) const {
-  return module_->run(desc_->name, inputs, options);
+  return module_->runAt(index_, inputs, options);
 }
 
 Result<RunResult> ForwardEntry::runFull(const std::vector<NamedTensor> &inputs,
                                         const RunOptions &options) const {
-  return module_->runFull(desc_->name, inputs, options);
+  return module_->runFullAt(index_, inputs, options);
 }
 
 Result<TrainStep> TrainStep::open(std::shared_ptr<Module> module,
@@ -50,45 +52,48 @@ Result<TrainStep> TrainStep::open(std::shared_ptr<Module> module,
   Result<const EntryDesc *> entry = openEntry(module, name, EntryKind::Train);
   if (entry.isError())
     return entry.status();
-  return TrainStep(std::move(module), entry.value());
+  size_t index =
+      static_cast<size_t>(entry.value() - module->desc().entries.data());
+  return TrainStep(std::move(module), entry.value(), index);
 }
 
 Result<std::vector<NamedTensor>>
 TrainStep::step(const std::vector<NamedTensor> &inputs,
                 const RunOptions &options) const {
-  return module_->run(desc_->name, inputs, options);
+  return module_->runAt(index_, inputs, options);
 }
 
 Status TrainStep::setLearningRate(float lr) const {
-  return module_->setLearningRate(desc_->name, lr);
+  return module_->setLearningRateAt(index_, 0, lr);
 }
 
 Status TrainStep::setMaxGradNorm(float maxGradNorm) const {
-  return module_->setMaxGradNorm(desc_->name, maxGradNorm);
+  return module_->setMaxGradNormAt(index_, maxGradNorm);
 }
 
 Status TrainStep::setAdamW(const AdamWDesc &adamw) const {
-  return module_->setAdamW(desc_->name, adamw);
+  return module_->setAdamWAt(index_, adamw);
 }
 
 Result<TrainState> TrainStep::state() const {
-  return module_->trainState(desc_->name);
+  return module_->trainStateAt(index_);
 }
 
 Result<AdamWMoments> TrainStep::moments() const {
-  return module_->readMoments(desc_->name);
+  return module_->readMomentsAt(index_);
 }
 
 Result<TrainGradients> TrainStep::gradients() const {
-  return module_->readGradients(desc_->name);
+  return module_->readGradientsAt(index_);
 }
 
 Status TrainStep::restoreOptimizer(const AdamWMoments &moments,
                                    uint64_t step) const {
-  CAPTURE_RT_RETURN_IF_ERROR(module_->writeMoments(desc_->name, moments));
-  return module_->setTrainStep(desc_->name, step);
+  CAPTURE_RT_RETURN_IF_ERROR(module_->writeMomentsAt(index_, moments));
+  module_->setTrainStepAt(index_, step);
+  return Status::ok();
 }
 
 Status TrainStep::resetOptimizer() const {
-  return module_->resetOptimizer(desc_->name);
+  return module_->resetOptimizerAt(index_);
 }

@@ -126,18 +126,22 @@ Result<std::vector<NamedTensor>> Module::getParams() {
 }
 
 Result<TrainGradients> Module::readGradients(std::string_view entry) {
-  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "readGradients");
   if (index.isError())
     return index.status();
-  const EntryDesc &e = impl_->desc.entries[index.value()];
+  return readGradientsAt(index.value());
+}
+
+Result<TrainGradients> Module::readGradientsAt(size_t index) {
+  settleDeferred(*impl_);
+  const EntryDesc &e = impl_->desc.entries[index];
   if (!e.train->grads)
     return Status::error(
         "readGradients: entry '" + e.name +
         "' does not describe where its gradients live (the module file has "
         "no train.grads range), expected a module written with one; "
         "recompile it with a current compiler");
-  if (!impl_->entries[index.value()].train->stepped)
+  if (!impl_->entries[index].train->stepped)
     return Status::error("readGradients: entry '" + e.name +
                          "' has not run a step since load, expected one "
                          "first (the gradients are those of the last step)");
@@ -158,11 +162,15 @@ Result<TrainGradients> Module::readGradients(std::string_view entry) {
 }
 
 Status Module::resetOptimizer(std::string_view entry) {
-  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "resetOptimizer");
   if (index.isError())
     return index.status();
-  const EntryDesc &e = impl_->desc.entries[index.value()];
+  return resetOptimizerAt(index.value());
+}
+
+Status Module::resetOptimizerAt(size_t index) {
+  settleDeferred(*impl_);
+  const EntryDesc &e = impl_->desc.entries[index];
   std::vector<FillRange> ranges;
   for (const BufferRangeDesc *r : {&e.train->moment1, &e.train->moment2}) {
     // Fills need 4-byte aligned offsets; binding_alignment may in principle
@@ -179,7 +187,7 @@ Status Module::resetOptimizer(std::string_view entry) {
   if (!ranges.empty())
     CAPTURE_RT_RETURN_IF_ERROR(
         impl_->zeroFill(ranges, "moments of entry '" + e.name + "'"));
-  impl_->entries[index.value()].train->state.step = 0;
+  impl_->entries[index].train->state.step = 0;
   return Status::ok();
 }
 

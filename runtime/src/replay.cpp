@@ -149,12 +149,21 @@ Module::run(std::string_view entryName,
 Result<std::vector<NamedTensor>>
 Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
             const RunOptions &options) {
+  Result<size_t> index = impl_->entryIndex(entryName);
+  if (index.isError())
+    return index.status();
+  return runAt(index.value(), inputs, options);
+}
+
+Result<std::vector<NamedTensor>>
+Module::runAt(size_t index, const std::vector<NamedTensor> &inputs,
+              const RunOptions &options) {
   if (!options.probes.empty())
-    return Status::error("entry '" + std::string(entryName) +
+    return Status::error("entry '" + impl_->desc.entries[index].name +
                          "': " + std::to_string(options.probes.size()) +
                          " probes requested through run(), which cannot "
                          "return them; expected Module::runFull");
-  Result<RunResult> r = runFull(entryName, inputs, options);
+  Result<RunResult> r = runFullAt(index, inputs, options);
   if (r.isError())
     return r.status();
   return std::move(r.value().outputs);
@@ -163,23 +172,39 @@ Module::run(std::string_view entryName, const std::vector<NamedTensor> &inputs,
 Result<RunResult> Module::runFull(std::string_view entryName,
                                   const std::vector<NamedTensor> &inputs,
                                   const RunOptions &options) {
+  Result<size_t> index = impl_->entryIndex(entryName);
+  if (index.isError())
+    return index.status();
+  return runFullAt(index.value(), inputs, options);
+}
+
+Result<RunResult> Module::runFullAt(size_t index,
+                                    const std::vector<NamedTensor> &inputs,
+                                    const RunOptions &options) {
   std::vector<TensorView> views;
   views.reserve(inputs.size());
   for (const NamedTensor &t : inputs)
     views.push_back(TensorView::of(t));
-  return runViews(entryName, views, {}, options);
+  return runViewsAt(index, views, {}, options);
 }
 
 Result<RunResult> Module::runViews(std::string_view entryName,
                                    const std::vector<TensorView> &inputs,
                                    const std::vector<OutputView> &outputViews,
                                    const RunOptions &options) {
-  Impl &m = *impl_;
-  Result<size_t> index = m.entryIndex(entryName);
+  Result<size_t> index = impl_->entryIndex(entryName);
   if (index.isError())
     return index.status();
-  const EntryDesc &entry = m.desc.entries[index.value()];
-  EntryState &state = m.entries[index.value()];
+  return runViewsAt(index.value(), inputs, outputViews, options);
+}
+
+Result<RunResult> Module::runViewsAt(size_t index,
+                                     const std::vector<TensorView> &inputs,
+                                     const std::vector<OutputView> &outputViews,
+                                     const RunOptions &options) {
+  Impl &m = *impl_;
+  const EntryDesc &entry = m.desc.entries[index];
+  EntryState &state = m.entries[index];
   bool deferred = options.deferred != nullptr;
   if (deferred && (options.eager || options.profile ||
                    !options.probes.empty() || !outputViews.empty()))
@@ -250,7 +275,7 @@ Result<RunResult> Module::runViews(std::string_view entryName,
   }
   std::vector<VkCommandBuffer> cmds;
   auto sameRegions = [&]() {
-    return m.uploadEntry == static_cast<int64_t>(index.value()) &&
+    return m.uploadEntry == static_cast<int64_t>(index) &&
            std::equal(regions.begin(), regions.end(), m.uploadRecorded.begin(),
                       m.uploadRecorded.end(),
                       [](const VkBufferCopy &a, const VkBufferCopy &b) {
@@ -262,7 +287,7 @@ Result<RunResult> Module::runViews(std::string_view entryName,
     if (!sameRegions()) {
       m.uploadEntry = -1;
       CAPTURE_RT_RETURN_IF_ERROR(recordUpload(m, state, m.uploadCmd, regions));
-      m.uploadEntry = static_cast<int64_t>(index.value());
+      m.uploadEntry = static_cast<int64_t>(index);
       m.uploadRecorded = regions;
       ++m.counters.uploadRecordings;
     }

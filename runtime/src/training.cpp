@@ -34,27 +34,28 @@ Result<size_t> Module::Impl::trainEntryIndex(std::string_view name,
 }
 
 Status Module::setLearningRate(std::string_view entry, float lr) {
-  Result<size_t> index = impl_->trainEntryIndex(entry, "setLearningRate");
-  if (index.isError())
-    return index.status();
-  TrainState &state = impl_->entries[index.value()].train->state;
-  AdamWDesc adamw = state.adamw;
-  adamw.lr = lr;
-  // The other values were checked already: only lr can be refused.
-  CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(
-      "setLearningRate: entry '" + std::string(entry) + "'"));
-  state.adamw = adamw;
-  return Status::ok();
+  return setLearningRate(entry, 0, lr);
 }
 
 Status Module::setLearningRate(std::string_view entry, size_t group, float lr) {
-  if (group == 0)
-    return setLearningRate(entry, lr);
   Result<size_t> index = impl_->trainEntryIndex(entry, "setLearningRate");
   if (index.isError())
     return index.status();
-  TrainState &state = impl_->entries[index.value()].train->state;
-  std::string where = "setLearningRate: entry '" + std::string(entry) + "'";
+  return setLearningRateAt(index.value(), group, lr);
+}
+
+Status Module::setLearningRateAt(size_t index, size_t group, float lr) {
+  TrainState &state = impl_->entries[index].train->state;
+  std::string where =
+      "setLearningRate: entry '" + impl_->desc.entries[index].name + "'";
+  if (group == 0) {
+    AdamWDesc adamw = state.adamw;
+    adamw.lr = lr;
+    // The other values were checked already: only lr can be refused.
+    CAPTURE_RT_RETURN_IF_ERROR(checkAdamW(adamw).withContext(where));
+    state.adamw = adamw;
+    return Status::ok();
+  }
   if (group > state.groups.size()) {
     size_t groups = state.groups.size() + 1;
     return Status::error(where + " has " + std::to_string(groups) +
@@ -75,14 +76,19 @@ Status Module::setMaxGradNorm(std::string_view entry, float maxGradNorm) {
   Result<size_t> index = impl_->trainEntryIndex(entry, "setMaxGradNorm");
   if (index.isError())
     return index.status();
-  TrainState &state = impl_->entries[index.value()].train->state;
+  return setMaxGradNormAt(index.value(), maxGradNorm);
+}
+
+Status Module::setMaxGradNormAt(size_t index, float maxGradNorm) {
+  TrainState &state = impl_->entries[index].train->state;
+  const std::string &entry = impl_->desc.entries[index].name;
   if (!state.maxGradNorm)
-    return Status::error("setMaxGradNorm: entry '" + std::string(entry) +
+    return Status::error("setMaxGradNorm: entry '" + entry +
                          "' does not clip gradients (it was compiled without "
                          "max_grad_norm), expected an entry that clips");
   CAPTURE_RT_RETURN_IF_ERROR(
       checkMaxGradNorm(maxGradNorm)
-          .withContext("setMaxGradNorm: entry '" + std::string(entry) + "'"));
+          .withContext("setMaxGradNorm: entry '" + entry + "'"));
   state.maxGradNorm = maxGradNorm;
   return Status::ok();
 }
@@ -97,8 +103,13 @@ Status Module::setAdamW(std::string_view entry, const AdamWDesc &adamw) {
   Result<size_t> index = impl_->trainEntryIndex(entry, "setAdamW");
   if (index.isError())
     return index.status();
-  std::string where = "setAdamW: entry '" + std::string(entry) + "'";
-  TrainState &state = impl_->entries[index.value()].train->state;
+  return setAdamWAt(index.value(), adamw);
+}
+
+Status Module::setAdamWAt(size_t index, const AdamWDesc &adamw) {
+  std::string where =
+      "setAdamW: entry '" + impl_->desc.entries[index].name + "'";
+  TrainState &state = impl_->entries[index].train->state;
   // The mode is compiled into the update kernel; the values are only inputs.
   if (adamw.decoupled != state.adamw.decoupled)
     return Status::error(where + ": the update was compiled for " +
@@ -112,27 +123,39 @@ Status Module::setAdamW(std::string_view entry, const AdamWDesc &adamw) {
 }
 
 Status Module::setTrainStep(std::string_view entry, uint64_t step) {
-  settleDeferred(*impl_);
   Result<size_t> index = impl_->trainEntryIndex(entry, "setTrainStep");
   if (index.isError())
     return index.status();
-  impl_->entries[index.value()].train->state.step = step;
+  setTrainStepAt(index.value(), step);
   return Status::ok();
 }
 
-Result<TrainState> Module::trainState(std::string_view entry) const {
+void Module::setTrainStepAt(size_t index, uint64_t step) {
   settleDeferred(*impl_);
+  impl_->entries[index].train->state.step = step;
+}
+
+Result<TrainState> Module::trainState(std::string_view entry) const {
   Result<size_t> index = impl_->trainEntryIndex(entry, "trainState");
   if (index.isError())
     return index.status();
-  return impl_->entries[index.value()].train->state;
+  return trainStateAt(index.value());
+}
+
+TrainState Module::trainStateAt(size_t index) const {
+  settleDeferred(*impl_);
+  return impl_->entries[index].train->state;
 }
 
 Result<AdamWMoments> Module::readMoments(std::string_view entry) {
   Result<size_t> index = impl_->trainEntryIndex(entry, "readMoments");
   if (index.isError())
     return index.status();
-  const EntryDesc &e = impl_->desc.entries[index.value()];
+  return readMomentsAt(index.value());
+}
+
+Result<AdamWMoments> Module::readMomentsAt(size_t index) {
+  const EntryDesc &e = impl_->desc.entries[index];
   AdamWMoments moments;
   for (int which = 0; which < 2; ++which) {
     const BufferRangeDesc &r = which ? e.train->moment2 : e.train->moment1;
@@ -155,7 +178,11 @@ Status Module::writeMoments(std::string_view entry,
   Result<size_t> index = impl_->trainEntryIndex(entry, "writeMoments");
   if (index.isError())
     return index.status();
-  const EntryDesc &e = impl_->desc.entries[index.value()];
+  return writeMomentsAt(index.value(), moments);
+}
+
+Status Module::writeMomentsAt(size_t index, const AdamWMoments &moments) {
+  const EntryDesc &e = impl_->desc.entries[index];
   for (int which = 0; which < 2; ++which) {
     const BufferRangeDesc &r = which ? e.train->moment2 : e.train->moment1;
     const HostTensor &t = which ? moments.v : moments.m;

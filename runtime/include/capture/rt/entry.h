@@ -4,8 +4,9 @@
 // or "the training step" rather than a module and an entry name. Each
 // handle shares ownership of its module, so the module (and its device)
 // lives as long as any handle; destroying the last owner frees every Vulkan
-// object. Opening checks the entry's kind, so a handle's calls never fail
-// for a wrong-kind or unknown entry.
+// object. Opening resolves the entry and checks its kind, once: a handle's
+// calls never look the entry up by name, nor fail for a wrong-kind or
+// unknown entry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,12 +46,15 @@ public:
   Module &module() const { return *module_; }
 
 private:
-  ForwardEntry(std::shared_ptr<Module> module, const EntryDesc *desc)
-      : module_(std::move(module)), desc_(desc) {}
+  ForwardEntry(std::shared_ptr<Module> module, const EntryDesc *desc,
+               size_t index)
+      : module_(std::move(module)), desc_(desc), index_(index) {}
   /// Shared ownership of the module.
   std::shared_ptr<Module> module_;
   /// The entry, owned by the module's description.
   const EntryDesc *desc_;
+  /// Its index in the module's entries: calls do not look it up by name.
+  size_t index_;
 };
 
 /// A training step (forward, backward, clipping, AdamW) of a loaded module.
@@ -93,12 +97,14 @@ public:
   Module &module() const { return *module_; }
 
 private:
-  TrainStep(std::shared_ptr<Module> module, const EntryDesc *desc)
-      : module_(std::move(module)), desc_(desc) {}
+  TrainStep(std::shared_ptr<Module> module, const EntryDesc *desc, size_t index)
+      : module_(std::move(module)), desc_(desc), index_(index) {}
   /// Shared ownership of the module.
   std::shared_ptr<Module> module_;
   /// The entry, owned by the module's description.
   const EntryDesc *desc_;
+  /// Its index in the module's entries: calls do not look it up by name.
+  size_t index_;
 };
 
 } // namespace capture::rt

@@ -410,7 +410,48 @@ public:
 private:
   /// Test-only access to the internals (runtime/test/module_access.h).
   friend struct ModuleTestAccess;
+  /// The handles (entry.h) resolve their entry once and call the *At
+  /// methods with its index.
+  friend class ForwardEntry;
+  friend class TrainStep;
   explicit Module(std::unique_ptr<Impl> impl);
+
+  // The per-entry calls on the entry at `index` (in desc().entries), which
+  // the caller resolved: the name-taking methods above, or a handle once
+  // when opened. The training calls need a Train entry there.
+
+  /// run() on the entry at `index`.
+  Result<std::vector<NamedTensor>> runAt(size_t index,
+                                         const std::vector<NamedTensor> &inputs,
+                                         const RunOptions &options);
+  /// runFull() on the entry at `index`.
+  Result<RunResult> runFullAt(size_t index,
+                              const std::vector<NamedTensor> &inputs,
+                              const RunOptions &options);
+  /// runViews() on the entry at `index`.
+  Result<RunResult> runViewsAt(size_t index,
+                               const std::vector<TensorView> &inputs,
+                               const std::vector<OutputView> &outputs,
+                               const RunOptions &options);
+  /// setLearningRate() of param group `group` of the entry at `index`.
+  Status setLearningRateAt(size_t index, size_t group, float lr);
+  /// setMaxGradNorm() on the entry at `index`.
+  Status setMaxGradNormAt(size_t index, float maxGradNorm);
+  /// setAdamW() on the entry at `index`.
+  Status setAdamWAt(size_t index, const AdamWDesc &adamw);
+  /// setTrainStep() on the entry at `index`.
+  void setTrainStepAt(size_t index, uint64_t step);
+  /// trainState() of the entry at `index`.
+  TrainState trainStateAt(size_t index) const;
+  /// readMoments() of the entry at `index`.
+  Result<AdamWMoments> readMomentsAt(size_t index);
+  /// writeMoments() on the entry at `index`.
+  Status writeMomentsAt(size_t index, const AdamWMoments &moments);
+  /// readGradients() of the entry at `index`.
+  Result<TrainGradients> readGradientsAt(size_t index);
+  /// resetOptimizer() on the entry at `index`.
+  Status resetOptimizerAt(size_t index);
+
   /// Vulkan objects and per-entry state.
   std::unique_ptr<Impl> impl_;
 };
