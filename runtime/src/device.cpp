@@ -371,6 +371,16 @@ Device::Device(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Device::~Device() = default;
 
+/// Whether the default choice may end on the host device.
+static bool defaultMayPickHost(const DeviceOptions &options) {
+  return options.selector.empty() && !options.validation &&
+         options.hostRuledOut.empty();
+}
+
+bool mayBeHostDevice(const DeviceOptions &options) {
+  return lower(options.selector) == "host" || defaultMayPickHost(options);
+}
+
 /// Whether `candidates` hold a usable GPU (what the default prefers to the
 /// host device).
 static bool hasGpu(const std::vector<Candidate> &candidates) {
@@ -443,8 +453,7 @@ Result<std::shared_ptr<Device>> Device::create(const DeviceOptions &options) {
   }
   // Without a Vulkan GPU the default is the host device: native code runs
   // a step several times as fast as lavapipe runs its SPIR-V.
-  bool hostAllowed =
-      selector.empty() && !options.validation && options.hostRuledOut.empty();
+  bool hostAllowed = defaultMayPickHost(options);
   auto onHost = [&](const std::string &why) {
     return Result<std::shared_ptr<Device>>(std::shared_ptr<Device>(new Device(
         hostDevice(options, "default: " + why + ", so the host device"))));

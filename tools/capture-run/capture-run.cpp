@@ -30,7 +30,6 @@
 #include "capture/rt/npy.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -105,13 +104,7 @@ int replay(const Options &opts, uint64_t &validationMessages) {
   std::optional<CpuThreadsAdvice> advice;
   // The advice weighs llvmpipe's fork and join per dispatch; the host
   // driver splits only the launches that pay, on one thread per core.
-  std::string selector = deviceOptions.selector;
-  for (char &c : selector)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  bool mayBeHost =
-      selector == "host" || (selector.empty() && !deviceOptions.validation &&
-                             deviceOptions.hostRuledOut.empty());
-  if (opts.cpuThreadsAuto && !mayBeHost) {
+  if (opts.cpuThreadsAuto && !mayBeHostDevice(deviceOptions)) {
     advice = adviseCpuThreads(desc.value());
     if (advice) {
       deviceOptions.cpuThreads = advice->threads;

@@ -230,6 +230,12 @@ struct DeviceOptions {
 DeviceOptions deviceOptionsFor(const ModuleDesc &module,
                                DeviceOptions options = {});
 
+/// Whether Device::create(options) may give the host device: the selector
+/// "host", or none with nothing ruling the host device out of the default
+/// (validation, hostRuledOut). A tool that tunes llvmpipe (its thread
+/// advice) skips what the host device ignores.
+bool mayBeHostDevice(const DeviceOptions &options);
+
 /// Lists the physical devices visible to the Vulkan loader. Fails with an
 /// explanation of how to install a driver when there is none.
 Result<std::vector<DeviceInfo>> listDevices();
